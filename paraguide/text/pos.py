@@ -1,0 +1,68 @@
+"""Part-of-speech tagging with spans.
+
+English: NLTK's averaged perceptron tagger (``averaged_perceptron_tagger_eng``, Penn tags), found through
+``NLTK_DATA``; it is data, not code, so it may be absent: :func:`has_tagger` tells, and callers decide.
+Chinese: jieba's ``posseg`` (ICTCLAS-style tags; dictionary bundled). jieba's tagger segments the text
+itself, so for Chinese the tagged tokens are posseg's words.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from paraguide.text.tokenize import check_lang, jieba_module, tokenize_spans
+
+
+class TaggedToken(NamedTuple):
+    text: str
+    tag: str
+    start: int
+    end: int
+
+
+class TaggerUnavailable(LookupError):
+    pass
+
+
+@lru_cache(maxsize=1)
+def _perceptron():
+    from nltk.tag.perceptron import PerceptronTagger
+
+    try:
+        return PerceptronTagger(lang="eng")
+    except (LookupError, OSError, ValueError) as e:
+        raise TaggerUnavailable(
+            "NLTK's English POS tagger (averaged_perceptron_tagger_eng) was not found; set NLTK_DATA to a "
+            "folder holding taggers/averaged_perceptron_tagger_eng.zip"
+        ) from e
+
+
+def has_tagger(lang: str) -> bool:
+    check_lang(lang)
+    if lang == "zh":
+        return True
+    try:
+        _perceptron()
+    except TaggerUnavailable:
+        return False
+    return True
+
+
+def pos_tag(text: str, lang: str) -> list[TaggedToken]:
+    """Tokens of ``text`` with their POS tags and character spans."""
+    check_lang(lang)
+    if lang == "zh":
+        import jieba.posseg
+
+        jieba_module()
+        out, pos = [], 0
+        for word, flag in jieba.posseg.lcut(text):
+            start = text.find(word, pos)
+            pos = start + len(word)
+            if word.strip():
+                out.append(TaggedToken(word, flag, start, pos))
+        return out
+    tokens = tokenize_spans(text, lang)
+    tags = _perceptron().tag([t.text for t in tokens])
+    return [TaggedToken(t.text, tag, t.start, t.end) for t, (_, tag) in zip(tokens, tags, strict=True)]

@@ -1,0 +1,131 @@
+"""Tokenisation with character spans.
+
+English: NLTK's Treebank-style word tokenizer (``NLTKWordTokenizer``, the one behind ``word_tokenize``;
+it needs no downloaded data). ``word_tokenize`` first splits sentences with Punkt (downloaded data), and
+without that step a period inside the text stays glued to its word ("gpa. is it"); so a trailing period
+is split off any word that is not a known abbreviation, and the final period of an abbreviation ("u.s.",
+"rs.") stays on it, wherever the word stands: a phrase tokenises the same alone as in its sentence. Chinese: jieba (its dictionary ships with the
+package). Mixed text is fine: jieba keeps Latin words whole.
+
+Every token carries its ``(start, end)`` span in the input, so a phrase is always cut from the original
+text rather than re-joined from tokens.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+LANGS = ("en", "zh")
+
+
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "no",
+        "nos",
+        "rs",
+        "approx",
+        "dept",
+        "est",
+        "fig",
+        "gen",
+        "gov",
+        "hon",
+        "lt",
+        "mt",
+        "sgt",
+        "capt",
+        "col",
+        "rev",
+        "vol",
+        "ed",
+        "eds",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    ]
+)
+_INITIALISM = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
+
+
+class Token(NamedTuple):
+    text: str
+    start: int
+    end: int
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise ValueError(f"unsupported language {lang!r}; paraguide supports {', '.join(LANGS)}")
+    return lang
+
+
+@lru_cache(maxsize=1)
+def _nltk_tokenizer():
+    from nltk.tokenize.destructive import NLTKWordTokenizer
+
+    return NLTKWordTokenizer()
+
+
+@lru_cache(maxsize=1)
+def jieba_module():
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def tokenize_spans(text: str, lang: str) -> list[Token]:
+    check_lang(lang)
+    if lang == "zh":
+        return [Token(w, s, e) for w, s, e in jieba_module().tokenize(text) if w.strip()]
+    out: list[Token] = []
+    for s, e in _nltk_tokenizer().span_tokenize(text):
+        word = text[s:e]
+        if word == "." and out and out[-1].end == s and _is_abbreviation(out[-1].text):
+            out[-1] = Token(out[-1].text + ".", out[-1].start, e)  # final "u.s" + "." -> "u.s."
+        elif (
+            len(word) > 1
+            and word.endswith(".")
+            and "." not in word[:-1]
+            and word[:-1].lower() not in ABBREVIATIONS
+        ):
+            out += [Token(word[:-1], s, e - 1), Token(".", e - 1, e)]  # "gpa." -> "gpa" "."
+        else:
+            out.append(Token(word, s, e))
+    return out
+
+
+def _is_abbreviation(word: str) -> bool:
+    return bool(_INITIALISM.match(word)) or word.lower() in ABBREVIATIONS
+
+
+def tokenize(text: str, lang: str) -> list[str]:
+    """Surface tokens of ``text`` (no whitespace tokens)."""
+    return [t.text for t in tokenize_spans(text, lang)]

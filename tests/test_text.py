@@ -1,0 +1,105 @@
+import pytest
+
+from paraguide.text import (
+    contains_sequence,
+    is_stop_phrase,
+    load_stopwords,
+    ngram_spans,
+    ngrams,
+    normalize,
+    pair_key,
+    tokenize,
+    tokenize_spans,
+)
+
+
+def test_normalize():
+    assert normalize("  Ｗｈａｔ\u3000is\tＡＩ？\r\n") == "What is AI?"
+    assert normalize("Why  IS\u200b it?", lowercase=True) == "why is it?"
+    assert normalize("喜欢打篮球，怎么样？") == "喜欢打篮球,怎么样?"
+
+
+def test_pair_key_is_order_and_case_free():
+    assert pair_key("B  b?", "a?") == pair_key("a?", "b b?") == ("a?", "b b?")
+
+
+def test_english_tokens_and_spans():
+    text = 'How can\'t I "learn" Python 3.10 quickly? i got a 3.8 gpa. is it ok in the u.s.'
+    assert tokenize(text, "en") == [
+        "How",
+        "ca",
+        "n't",
+        "I",
+        '"',
+        "learn",
+        '"',
+        "Python",
+        "3.10",
+        "quickly",
+        "?",
+        "i",
+        "got",
+        "a",
+        "3.8",
+        "gpa",
+        ".",
+        "is",
+        "it",
+        "ok",
+        "in",
+        "the",
+        "u.s.",
+    ]
+    assert all(text[t.start : t.end] == t.text for t in tokenize_spans(text, "en"))
+    assert tokenize("Mr. Smith met Dr. Who.", "en") == ["Mr.", "Smith", "met", "Dr.", "Who", "."]
+    assert tokenize("under rs.", "en") == ["under", "rs."] and tokenize("rs. 500", "en") == ["rs.", "500"]
+
+
+def test_chinese_tokens_and_spans():
+    text = "喜欢打篮球的男生 喜欢什么样的女生?iPhone 12怎么样"
+    tokens = tokenize_spans(text, "zh")
+    assert [t.text for t in tokens] == [
+        "喜欢",
+        "打篮球",
+        "的",
+        "男生",
+        "喜欢",
+        "什么样",
+        "的",
+        "女生",
+        "?",
+        "iPhone",
+        "12",
+        "怎么样",
+    ]
+    assert all(text[t.start : t.end] == t.text for t in tokens)
+
+
+def test_unknown_language():
+    with pytest.raises(ValueError, match="unsupported language 'fr'"):
+        tokenize("Bonjour", "fr")
+
+
+def test_stopwords_need_no_download(write):
+    en, zh = load_stopwords("en"), load_stopwords("zh")
+    assert {"the", "what", "is", "how"} <= en and "python" not in en
+    assert {"的", "什么", "怎么"} <= zh and "篮球" not in zh
+    extra = write("stop.txt", "Python\n\nJAVA \n")
+    assert {"python", "java", "the"} <= load_stopwords("en", ("spacy", str(extra)))
+    with pytest.raises(ValueError, match="unknown stop-word source"):
+        load_stopwords("en", ("nope",))
+
+
+def test_stop_phrase():
+    stop = frozenset({"the", "of", "to"})
+    assert is_stop_phrase(["of", "the", "?"], stop)
+    assert not is_stop_phrase(["the", "way"], stop)
+
+
+def test_ngrams_and_containment():
+    toks = ["a", "b", "c", "d"]
+    assert ngrams(toks, 2) == [("a", "b"), ("b", "c"), ("c", "d")]
+    assert ngrams(toks, 5) == [] and ngrams(toks, 0) == []
+    assert ngram_spans(toks, 2) == [(0, 1), (1, 2), (2, 3), (3, 4), (0, 2), (1, 3), (2, 4)]
+    assert contains_sequence(toks, ["b", "c"]) and not contains_sequence(toks, ["c", "b"])
+    assert contains_sequence(toks, []) and not contains_sequence(["a"], ["a", "b"])
