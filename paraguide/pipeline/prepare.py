@@ -1,0 +1,492 @@
+"""Build the paraphraser's training data from question pairs, as Gan & Ng (2019, §2.2) built theirs.
+
+    pairs ─► positive labels ─► not identical ─► not duplicate ─► min length ─► min similarity
+          ─► held-out split by pair ─► both directions ─► suggestion (textrank | alignment), unique per
+          source ─► a share of empty suggestions ─► train.jsonl + train.heldout.jsonl + train.stats.json
+
+Each output line is ``{source, target, suggestion, method, lang, origin}``; the empty suggestion is the
+empty string (the model's tokenizer maps it to its special empty token). ``origin`` is ``FILE:LINE``.
+
+The slow part (tagging, TextRank, alignment) runs in a process pool, one task per distinct question or
+pair, in input order, so the output is the same whatever the number of workers. Every dropped pair or
+example is counted under the filter that dropped it; malformed lines stop the run, or with
+``skip_bad`` are counted and listed in the report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from paraguide.data.io import write_json, write_jsonl
+from paraguide.data.pairs import Pair, read_pairs
+from paraguide.errors import BadRecords
+from paraguide.suggest.alignment import AlignmentSuggester, occurs_in
+from paraguide.suggest.textrank import TextRank
+from paraguide.text.normalize import normalize, pair_key
+from paraguide.text.pos import has_tagger
+from paraguide.text.stopwords import load_stopwords
+from paraguide.text.tokenize import check_lang, tokenize
+
+METHODS = ("textrank", "alignment")
+EMPTY = ""
+
+# A similarity scorer takes the two sides of a batch of pairs and returns one score per pair.
+Scorer = Callable[[list[str], list[str]], Sequence[float]]
+
+
+@dataclass
+class PrepareConfig:
+    lang: str = "en"
+    suggestions: str = "textrank"
+    # Gan & Ng use each Quora pair in both directions; paralex-style corpora already list both.
+    both_directions: bool = True
+    # Share of examples with the empty suggestion. The paper gives no number. About a fifth of Quora and
+    # LCQMC examples have a target that adds no content word (nothing to suggest): 0.2 lets those natural
+    # suggestion-free paraphrases fill the share, so almost no example is lost, while four examples in
+    # five still teach the main use, following a suggestion.
+    empty_share: float = 0.2
+    heldout_share: float = 0.02
+    lowercase: bool = True
+    min_tokens: int = 0
+    min_similarity: float | None = None
+    seed: int = 13
+    workers: int = 0  # 0 = every CPU core
+    skip_bad: bool = False
+    format: str = "auto"
+    stopwords: tuple[str, ...] = ("spacy",)
+    window: int = 2
+    pos: tuple[str, ...] | None = None
+    max_phrase: int = 4
+
+    def check(self) -> None:
+        check_lang(self.lang)
+        if self.suggestions not in METHODS:
+            raise ValueError(f"suggestions must be one of {', '.join(METHODS)}, got {self.suggestions!r}")
+        for name in ("empty_share", "heldout_share"):
+            if not 0.0 <= getattr(self, name) < 1.0:
+                raise ValueError(f"{name} must be in [0, 1), got {getattr(self, name)}")
+        if self.min_tokens < 0:
+            raise ValueError("min_tokens must be >= 0")
+
+
+@dataclass
+class Stage:
+    name: str
+    inputs: int = 0
+    dropped: int = 0
+
+    @property
+    def outputs(self) -> int:
+        return self.inputs - self.dropped
+
+
+@dataclass
+class _Example:
+    source: str  # as written (lower-cased when configured)
+    target: str
+    origin: str
+    candidates: list[tuple[str, tuple[str, ...]]]  # (text, lower-cased words), best first
+    suggestion: str | None = None
+    method: str = ""
+
+
+@dataclass
+class _Kept:
+    pair: Pair
+    a: str  # normalised, original case
+    b: str
+    key: tuple[str, str]
+    info: object = None
+    tokens: tuple[int, int] = (0, 0)
+
+
+def output_paths(out: str | os.PathLike) -> dict[str, Path]:
+    """``train.jsonl`` -> train.jsonl, train.heldout.jsonl, train.stats.json (same folder)."""
+    out = Path(out)
+    stem = out.name
+    for suffix in (".gz", ".jsonl", ".json"):
+        stem = stem.removesuffix(suffix)
+    ext = out.name[len(stem) :] or ".jsonl"
+    return {
+        "train": out,
+        "heldout": out.with_name(f"{stem}.heldout{ext}"),
+        "stats": out.with_name(f"{stem}.stats.json"),
+    }
+
+
+def heldout_fraction(key: tuple[str, str], seed: int) -> float:
+    """A number in [0, 1) fixed by the order-free pair key and the seed: the split is by pair, stable
+    across runs and machines, and a pair and its reverse always fall on the same side."""
+    digest = hashlib.blake2b(f"{seed}\x00{key[0]}\x00{key[1]}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64
+
+
+# ---- the process-pool part ---------------------------------------------------------------------------
+
+_worker: dict = {}
+
+
+def _init_worker(config: PrepareConfig) -> None:
+    stop = load_stopwords(config.lang, config.stopwords)
+    if config.suggestions == "textrank":
+        _worker["ranker"] = TextRank(config.lang, config.window, config.pos, stop)
+    else:
+        _worker["aligner"] = AlignmentSuggester(config.lang, config.max_phrase, stop)
+    _worker["config"] = config
+
+
+def _analyse_question(text: str):
+    """TextRank task: (lower-cased tokens, key phrases as (text, words), best first)."""
+    config: PrepareConfig = _worker["config"]
+    words = tuple(t.lower() for t in tokenize(text, config.lang))
+    phrases = [(_case(p.text, config), p.words) for p in _worker["ranker"].keyphrases(text)]
+    return words, phrases
+
+
+def _analyse_pair(item: tuple[str, str, object]):
+    """Alignment task: (token counts, candidates a->b, candidates b->a)."""
+    a, b, alignment = item
+    config: PrepareConfig = _worker["config"]
+    aligner: AlignmentSuggester = _worker["aligner"]
+    forward = aligner.candidates(a, b, alignment)
+    reverse = None
+    if alignment is not None:
+        reverse = tuple(sorted((j, i) for i, j in alignment))
+    backward = aligner.candidates(b, a, reverse)
+    if alignment is not None:
+        counts = (len(a.split()), len(b.split()))
+    else:
+        counts = (len(tokenize(a, config.lang)), len(tokenize(b, config.lang)))
+    as_pairs = lambda cands: [(_case(p.text, config), p.words) for p in cands]  # noqa: E731
+    return counts, as_pairs(forward), as_pairs(backward)
+
+
+def _case(text: str, config: PrepareConfig) -> str:
+    return text.lower() if config.lowercase else text
+
+
+def _map(fn, items: list, config: PrepareConfig, desc: str, progress: bool) -> list:
+    workers = config.workers or os.cpu_count() or 1
+    bar = dict(
+        total=len(items), desc=desc, unit="q" if fn is _analyse_question else "pair", disable=not progress
+    )
+    if workers == 1 or len(items) < 200:
+        _init_worker(config)
+        return [fn(x) for x in tqdm(items, **bar)]
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+        return list(tqdm(pool.imap(fn, items, chunksize=64), **bar))
+
+
+# ---- the pipeline ------------------------------------------------------------------------------------
+
+
+def prepare(
+    pair_files: Iterable[str | os.PathLike],
+    out: str | os.PathLike,
+    config: PrepareConfig | None = None,
+    scorer: Scorer | None = None,
+    progress: bool = True,
+) -> dict:
+    """Build ``out`` (and its held-out split and stats report) from the pair files; returns the report."""
+    config = config or PrepareConfig()
+    config.check()
+    if config.min_similarity is not None and scorer is None:
+        raise ValueError("min_similarity needs a scorer")
+    started = time.time()
+    paths = output_paths(out)
+    bad = BadRecords(skip=config.skip_bad)
+    stages = {
+        name: Stage(name)
+        for name in ("labelled positive", "not identical", "not duplicate", "min length", "min similarity")
+    }
+
+    # 1. Read, keep positives, drop identical and duplicate pairs (order-free, case-free keys).
+    files: dict[str, dict] = {}
+    kept: list[_Kept] = []
+    seen: set[tuple[str, str]] = set()
+    for path in pair_files:
+        path = os.fspath(path)
+        before = bad.count
+        n = 0
+        for pair in tqdm(
+            read_pairs(path, config.format, bad),
+            desc=f"read {Path(path).name}",
+            unit="pair",
+            disable=not progress,
+        ):
+            n += 1
+            if not _keep(stages["labelled positive"], pair.is_positive):
+                continue
+            a, b = normalize(pair.a), normalize(pair.b)
+            key = pair_key(a, b)
+            if not _keep(stages["not identical"], key[0] != key[1]):
+                continue
+            if not _keep(stages["not duplicate"], key not in seen):
+                continue
+            seen.add(key)
+            kept.append(_Kept(pair, a, b, key))
+        files[path] = {"pairs_read": n, "bad_lines_skipped": bad.count - before}
+    del seen
+
+    # 2. Analyse (process pool): tokens and suggestion candidates.
+    if config.suggestions == "textrank":
+        distinct = list(dict.fromkeys(q for k in kept for q in (k.a, k.b)))
+        results = dict(
+            zip(distinct, _map(_analyse_question, distinct, config, "textrank", progress), strict=True)
+        )
+        for k in kept:
+            k.info = (results[k.a], results[k.b])
+            k.tokens = (len(results[k.a][0]), len(results[k.b][0]))
+        del results
+    else:
+        items = [(k.a, k.b, k.pair.alignment) for k in kept]
+        for k, (counts, forward, backward) in zip(
+            kept, _map(_analyse_pair, items, config, "align", progress), strict=True
+        ):
+            k.tokens, k.info = counts, (forward, backward)
+
+    # 3. Length and similarity floors.
+    kept = [k for k in kept if _keep(stages["min length"], min(k.tokens) >= config.min_tokens)]
+    if config.min_similarity is not None:
+        scores: list[float] = []
+        for i in range(0, len(kept), 1024):
+            batch = kept[i : i + 1024]
+            scores.extend(float(s) for s in scorer([k.a for k in batch], [k.b for k in batch]))
+        kept = [
+            k
+            for k, s in zip(kept, scores, strict=True)
+            if _keep(stages["min similarity"], s >= config.min_similarity)
+        ]
+    else:
+        stages["min similarity"].inputs = len(kept)
+
+    # 4. Held-out split by pair, then examples in one or both directions.
+    splits: dict[str, list[_Example]] = {"train": [], "heldout": []}
+    pair_counts = Counter()
+    for k in kept:
+        split = "heldout" if heldout_fraction(k.key, config.seed) < config.heldout_share else "train"
+        pair_counts[split] += 1
+        splits[split].append(_example(k, forward=True, config=config))
+        if config.both_directions:
+            splits[split].append(_example(k, forward=False, config=config))
+
+    # 5. One suggestion per example, never repeating a (source, suggestion) input; the empty share.
+    selection = {}
+    for name, examples in splits.items():
+        selection[name] = _assign(examples, config, random.Random(f"{config.seed}:{name}"))
+        splits[name] = [e for e in examples if e.suggestion is not None]
+
+    # 6. Write and report.
+    for name in ("train", "heldout"):
+        write_jsonl(paths[name], (_record(e, config) for e in splits[name]))
+    report = _report(config, files, bad, stages, pair_counts, selection, splits, paths, time.time() - started)
+    write_json(paths["stats"], report)
+    return report
+
+
+def _keep(stage: Stage, ok: bool) -> bool:
+    stage.inputs += 1
+    if not ok:
+        stage.dropped += 1
+    return ok
+
+
+def _example(k: _Kept, forward: bool, config: PrepareConfig) -> _Example:
+    source, target = (k.a, k.b) if forward else (k.b, k.a)
+    source_out, target_out = _case(source, config), _case(target, config)
+    if config.suggestions == "textrank":
+        (src_words, _), (_, tgt_phrases) = k.info if forward else k.info[::-1]
+        source_lower = source.lower()
+        candidates = [
+            (text, words)
+            for text, words in tgt_phrases
+            if not occurs_in(text, words, source_lower, list(src_words), config.lang)
+        ]
+    else:
+        candidates = k.info[0] if forward else k.info[1]
+    return _Example(source_out, target_out, k.pair.origin, candidates)
+
+
+def _assign(examples: list[_Example], config: PrepareConfig, rng: random.Random) -> dict:
+    """Give each example a suggestion, then make the empty share; returns the counts.
+
+    - The best candidate not yet used for the same source (Gan & Ng: a source with k targets gets k
+      distinct suggestions, so no (source, suggestion) input repeats).
+    - Examples with no candidate (the target adds only stop words) can only be empty-suggestion
+      examples; they fill the empty share first, as natural suggestion-free paraphrases, at most one per
+      source. Any that are still needed are drawn at random from the others; extra no-candidate
+      examples are dropped and counted.
+    """
+    used: dict[str, set[str]] = {}
+    with_candidate, without = [], []
+    dropped = Counter()
+    for e in examples:
+        taken = used.setdefault(e.source, set())
+        choice = next((text for text, _ in e.candidates if text not in taken), None)
+        if choice is not None:
+            taken.add(choice)
+            e.suggestion, e.method = choice, config.suggestions
+            with_candidate.append(e)
+        elif e.candidates:
+            dropped["no distinct candidate for the source"] += 1
+        else:
+            without.append(e)
+
+    share = config.empty_share
+    rng.shuffle(without)
+    empty_sources: set[str] = set()
+    natural = []
+    wanted = round(share * len(with_candidate) / (1 - share))
+    for e in without:
+        if len(natural) < wanted and e.source not in empty_sources:
+            empty_sources.add(e.source)
+            natural.append(e)
+            e.suggestion, e.method = EMPTY, "empty"
+    dropped["no candidate, beyond the empty share"] = len(without) - len(natural)
+
+    wanted = round(share * (len(with_candidate) + len(natural))) - len(natural)
+    order = list(range(len(with_candidate)))
+    rng.shuffle(order)
+    replaced = 0
+    for i in order:
+        if replaced >= wanted:
+            break
+        e = with_candidate[i]
+        if e.source not in empty_sources:
+            empty_sources.add(e.source)
+            e.suggestion, e.method = EMPTY, "empty"
+            replaced += 1
+    return {
+        "examples": len(examples),
+        "with_candidate": len(with_candidate),
+        "empty_from_no_candidate": len(natural),
+        "empty_replacing_a_candidate": replaced,
+        "dropped": {k: v for k, v in dropped.items() if v},
+    }
+
+
+def _record(e: _Example, config: PrepareConfig) -> dict:
+    return {
+        "source": e.source,
+        "target": e.target,
+        "suggestion": e.suggestion,
+        "method": e.method,
+        "lang": config.lang,
+        "origin": e.origin,
+    }
+
+
+def _report(config, files, bad, stages, pair_counts, selection, splits, paths, elapsed) -> dict:
+    out = {
+        "settings": asdict(config),
+        "tagger": "n/a",
+        "files": files,
+        "pair_filters": [
+            {"filter": s.name, "in": s.inputs, "out": s.outputs, "dropped": s.dropped}
+            for s in stages.values()
+        ],
+        "pairs": {"train": pair_counts["train"], "heldout": pair_counts["heldout"]},
+        "suggestion_selection": selection,
+        "examples": {},
+        "bad_lines": bad.as_dict(),
+        "outputs": {name: str(p) for name, p in paths.items()},
+        "elapsed_seconds": round(elapsed, 1),
+    }
+    if config.suggestions == "textrank":
+        out["tagger"] = "pos" if has_tagger(config.lang) else "none (stop-word filter)"
+    for name, examples in splits.items():
+        n = len(examples)
+        empty = sum(e.suggestion == EMPTY for e in examples)
+        lengths = Counter(len(tokenize(e.suggestion, config.lang)) for e in examples if e.suggestion)
+        out["examples"][name] = {
+            "count": n,
+            "empty_suggestions": empty,
+            "empty_share": round(empty / n, 4) if n else 0.0,
+            "suggestion_tokens": {str(k): lengths[k] for k in sorted(lengths)},
+            "mean_suggestion_tokens": round(
+                sum(k * v for k, v in lengths.items()) / max(1, sum(lengths.values())), 3
+            ),
+        }
+    return out
+
+
+def format_report(report: dict) -> str:
+    """A short human-readable summary of a prepare report."""
+    lines = [f"{'pair filter':<22}{'in':>10}{'out':>10}{'dropped':>10}"]
+    for f in report["pair_filters"]:
+        lines.append(f"{f['filter']:<22}{f['in']:>10}{f['out']:>10}{f['dropped']:>10}")
+    lines.append(f"pairs: train {report['pairs']['train']}, held-out {report['pairs']['heldout']}")
+    for name, sel in report["suggestion_selection"].items():
+        dropped = ", ".join(f"{k}: {v}" for k, v in sel["dropped"].items()) or "none"
+        ex = report["examples"][name]
+        lines.append(
+            f"{name}: {sel['examples']} examples before suggestion selection, dropped ({dropped}); "
+            f"written {ex['count']}, empty share {ex['empty_share']:.3f}, "
+            f"mean suggestion length {ex['mean_suggestion_tokens']} tokens"
+        )
+    if report["bad_lines"]["skipped"]:
+        lines.append(f"bad lines skipped: {report['bad_lines']['skipped']} (listed in the stats file)")
+    lines.append(f"POS tagger: {report['tagger']}; {report['elapsed_seconds']} s")
+    lines.append("wrote " + ", ".join(report["outputs"].values()))
+    return "\n".join(lines)
+
+
+def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dict:
+    """Verify a prepared output against the rules :func:`prepare` promises; returns counts per split and
+    the failures (empty when every rule holds):
+
+    every non-empty suggestion occurs in its target (token sequence; Chinese: substring) and not in its
+    source; no suggestion is stop words alone; the empty share equals the setting within one point; no
+    pair (or its reverse) on both sides of the split; no (source, suggestion) input repeats.
+    """
+    from paraguide.data.io import read_jsonl
+    from paraguide.text.ngrams import contains_sequence
+    from paraguide.text.stopwords import is_stop_phrase
+
+    paths = output_paths(out)
+    stop = load_stopwords(lang)
+    failures: Counter = Counter()
+    keys: dict[str, set] = {}
+    splits = {}
+    for split in ("train", "heldout"):
+        n = empty = 0
+        inputs: Counter = Counter()
+        keys[split] = set()
+        for _, r in read_jsonl(paths[split]):
+            n += 1
+            keys[split].add(pair_key(r["source"], r["target"]))
+            inputs[(r["source"], r["suggestion"])] += 1
+            s = r["suggestion"]
+            if s == EMPTY:
+                empty += 1
+                continue
+            words = [t.lower() for t in tokenize(s, lang)]
+            if lang == "zh":
+                in_target, in_source = s in r["target"], s in r["source"]
+            else:
+                in_target = contains_sequence([t.lower() for t in tokenize(r["target"], lang)], words)
+                in_source = contains_sequence([t.lower() for t in tokenize(r["source"], lang)], words)
+            failures["suggestion not in its target"] += not in_target
+            failures["suggestion in its source"] += in_source
+            failures["suggestion is stop words alone"] += is_stop_phrase(words, stop)
+        repeated = sum(c - 1 for c in inputs.values() if c > 1)
+        share = empty / n if n else 0.0
+        failures[f"{split}: repeated (source, suggestion) inputs"] += repeated
+        failures[f"{split}: empty share off by more than one point"] += (
+            n > 0 and abs(share - empty_share) > 0.01
+        )
+        splits[split] = {"examples": n, "empty_share": round(share, 4), "repeated_inputs": repeated}
+    failures["pairs on both sides of the split"] += len(keys["train"] & keys["heldout"])
+    return {"splits": splits, "failures": {k: v for k, v in failures.items() if v}}

@@ -1,0 +1,79 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from paraguide.cli import main
+
+
+def test_help_lists_commands(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    assert "prepare" in capsys.readouterr().out
+
+
+def test_prepare_help_explains(capsys):
+    with pytest.raises(SystemExit):
+        main(["prepare", "--help"])
+    out = capsys.readouterr().out
+    for flag in ("--pairs", "--suggestions", "--empty-share", "--heldout", "--skip-bad", "examples:"):
+        assert flag in out
+
+
+def test_prepare_end_to_end(tmp_path, capsys):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "how do i learn python fast?\twhat is the quickest way to learn python?\n"
+        "why is the sky blue?\twhat makes the sky look blue?\n"
+    )
+    code = main(
+        [
+            "prepare",
+            "--pairs",
+            str(pairs),
+            "--out",
+            str(tmp_path / "t.jsonl"),
+            "--heldout",
+            "0",
+            "--empty-share",
+            "0",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "labelled positive" in out and "wrote" in out
+    rows = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    # With no empty share, a direction whose target adds no content word has nothing to suggest.
+    assert len(rows) >= 3 and all(r["suggestion"] for r in rows)
+    assert rows[0]["suggestion"] == "quickest way"
+
+
+def test_bad_input_exits_non_zero_with_location(tmp_path):
+    pairs = tmp_path / "bad.tsv"
+    pairs.write_text("a?\tb?\nno tab here\n")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paraguide.cli",
+            "prepare",
+            "--pairs",
+            str(pairs),
+            "--out",
+            str(tmp_path / "o.jsonl"),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert f"{pairs}:2: expected 2 or 3 tab-separated columns, got 1" in result.stderr
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 2
+    assert "usage: paraguide" in capsys.readouterr().out
