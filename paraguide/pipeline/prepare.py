@@ -98,6 +98,7 @@ class _Example:
     candidates: list[tuple[str, tuple[str, ...]]]  # (text, lower-cased words), best first
     suggestion: str | None = None
     method: str = ""
+    suggestion_tokens: int = 0
 
 
 @dataclass
@@ -147,10 +148,10 @@ def _init_worker(config: PrepareConfig) -> None:
 
 def _analyse_question(text: str):
     """TextRank task: (lower-cased tokens, key phrases as (text, words), best first)."""
-    config: PrepareConfig = _worker["config"]
-    words = tuple(t.lower() for t in tokenize(text, config.lang))
-    phrases = [(_case(p.text, config), p.words) for p in _worker["ranker"].keyphrases(text)]
-    return words, phrases
+    ranker: TextRank = _worker["ranker"]
+    tokens = ranker.tag(text)
+    words = tuple(t.text.lower() for t in tokens)
+    return words, _texts(ranker.rank(tokens, text), _worker["config"])
 
 
 def _analyse_pair(item: tuple[str, str, object]):
@@ -167,8 +168,12 @@ def _analyse_pair(item: tuple[str, str, object]):
         counts = (len(a.split()), len(b.split()))
     else:
         counts = (len(tokenize(a, config.lang)), len(tokenize(b, config.lang)))
-    as_pairs = lambda cands: [(_case(p.text, config), p.words) for p in cands]  # noqa: E731
-    return counts, as_pairs(forward), as_pairs(backward)
+    return counts, _texts(forward, config), _texts(backward, config)
+
+
+def _texts(phrases, config: PrepareConfig) -> list[tuple[str, tuple[str, ...]]]:
+    """Candidates as (text as written, lower-cased words): small to send back from a worker."""
+    return [(_case(p.text, config), p.words) for p in phrases]
 
 
 def _case(text: str, config: PrepareConfig) -> str:
@@ -334,10 +339,10 @@ def _assign(examples: list[_Example], config: PrepareConfig, rng: random.Random)
     dropped = Counter()
     for e in examples:
         taken = used.setdefault(e.source, set())
-        choice = next((text for text, _ in e.candidates if text not in taken), None)
+        choice = next(((text, words) for text, words in e.candidates if text not in taken), None)
         if choice is not None:
-            taken.add(choice)
-            e.suggestion, e.method = choice, config.suggestions
+            taken.add(choice[0])
+            e.suggestion, e.method, e.suggestion_tokens = choice[0], config.suggestions, len(choice[1])
             with_candidate.append(e)
         elif e.candidates:
             dropped["no distinct candidate for the source"] += 1
@@ -409,7 +414,7 @@ def _report(config, files, bad, stages, pair_counts, selection, splits, paths, e
     for name, examples in splits.items():
         n = len(examples)
         empty = sum(e.suggestion == EMPTY for e in examples)
-        lengths = Counter(len(tokenize(e.suggestion, config.lang)) for e in examples if e.suggestion)
+        lengths = Counter(e.suggestion_tokens for e in examples if e.suggestion)
         out["examples"][name] = {
             "count": n,
             "empty_suggestions": empty,

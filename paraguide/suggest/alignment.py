@@ -131,7 +131,7 @@ class AlignmentSuggester:
             if is_stop_phrase(words, self.stopwords):
                 continue
             text = target[tgt[j1].start : tgt[j2 - 1].end]
-            if is_stop_text(text, self.lang, self.stopwords):
+            if self.lang == "zh" and is_stop_text(text, self.lang, self.stopwords):  # see TextRank.rank
                 continue
             if occurs_in(text, words, source_lower, src_words, self.lang):
                 continue

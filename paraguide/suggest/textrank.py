@@ -60,7 +60,8 @@ class TextRank:
         self.top = top
         self.tagged = has_tagger(lang)
 
-    def _tokens(self, text: str) -> list[TaggedToken]:
+    def tag(self, text: str) -> list[TaggedToken]:
+        """The tokens TextRank ranks: POS-tagged when the tagger is there, else untagged."""
         if self.tagged:
             return pos_tag(text, self.lang)
         return [TaggedToken(t.text, "", t.start, t.end) for t in tokenize_spans(text, self.lang)]
@@ -73,7 +74,7 @@ class TextRank:
 
     def keyphrases(self, text: str) -> list[KeyPhrase]:
         """Key phrases of ``text``, best first (ties: earlier in the text first)."""
-        return self.rank(self._tokens(text), text)
+        return self.rank(self.tag(text), text)
 
     def rank(self, tokens: list[TaggedToken], text: str) -> list[KeyPhrase]:
         """TextRank over already tagged tokens (their spans index into ``text``)."""
@@ -98,7 +99,9 @@ class TextRank:
             start, end = tokens[first].start, tokens[last].end
             if key in phrases and score <= phrases[key].score:
                 return
-            if is_stop_text(text[start:end], self.lang, self.stopwords):
+            # jieba may segment a phrase differently alone than in its sentence (NLTK does not), and a
+            # suggestion is read alone: it must not be stop words alone either way.
+            if self.lang == "zh" and is_stop_text(text[start:end], self.lang, self.stopwords):
                 return
             phrases[key] = KeyPhrase(text[start:end], key, score, start, end)
 

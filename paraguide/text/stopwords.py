@@ -64,10 +64,11 @@ def is_stop_phrase(tokens: list[str] | tuple[str, ...], stopwords: frozenset[str
     return all(w in stopwords for w in words)
 
 
+@lru_cache(maxsize=1 << 16)
 def is_stop_text(text: str, lang: str, stopwords: frozenset[str]) -> bool:
     """:func:`is_stop_phrase` of ``text`` tokenised on its own. A phrase cut from a sentence can segment
     differently alone (jieba: "看下" is one word in context, "看" + "下" alone), and a suggestion is
-    seen alone, so both views must pass."""
+    seen alone, so both views must pass. Cached: the same phrases recur across a corpus."""
     from paraguide.text.tokenize import tokenize
 
     return is_stop_phrase(tokenize(text, lang), stopwords)
