@@ -95,11 +95,18 @@ def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
             f = open(tmp, mode, encoding="utf-8" if text else None, newline="\n" if text else None)  # noqa: SIM115 (closed by the with below)
         with f:
             yield f
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_jsonl(path: str | os.PathLike, records: Iterable[dict]) -> int:

@@ -1,11 +1,12 @@
 """Tokenisation with character spans.
 
 English: NLTK's Treebank-style word tokenizer (``NLTKWordTokenizer``, the one behind ``word_tokenize``;
-it needs no downloaded data). ``word_tokenize`` first splits sentences with Punkt (downloaded data), and
-without that step a period inside the text stays glued to its word ("gpa. is it"); so a trailing period
-is split off any word that is not a known abbreviation, and the final period of an abbreviation ("u.s.",
-"rs.") stays on it, wherever the word stands: a phrase tokenises the same alone as in its sentence. Chinese: jieba (its dictionary ships with the
-package). Mixed text is fine: jieba keeps Latin words whole.
+it needs no downloaded data). ``word_tokenize`` first splits sentences with Punkt (downloaded data); NLTK
+applies its end-of-sentence rules (final period, contractions) only at the end of the string it is given,
+so without that step "i don't. how" keeps "don't." whole. Here the text is cut after every period followed
+by white space and each piece is tokenised on its own; the period of a known abbreviation or initialism
+("Mr.", "rs.", "u.s.") is put back on its word. A phrase then tokenises the same alone as in its sentence.
+Chinese: jieba (its dictionary ships with the package). Mixed text is fine: jieba keeps Latin words whole.
 
 Every token carries its ``(start, end)`` span in the input, so a phrase is always cut from the original
 text rather than re-joined from tokens.
@@ -71,6 +72,7 @@ ABBREVIATIONS = frozenset(
     ]
 )
 _INITIALISM = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
+_PERIOD_BREAK = re.compile(r"(?<=\.)(?=\s)")
 
 
 class Token(NamedTuple):
@@ -106,19 +108,16 @@ def tokenize_spans(text: str, lang: str) -> list[Token]:
     if lang == "zh":
         return [Token(w, s, e) for w, s, e in jieba_module().tokenize(text) if w.strip()]
     out: list[Token] = []
-    for s, e in _nltk_tokenizer().span_tokenize(text):
-        word = text[s:e]
-        if word == "." and out and out[-1].end == s and _is_abbreviation(out[-1].text):
-            out[-1] = Token(out[-1].text + ".", out[-1].start, e)  # final "u.s" + "." -> "u.s."
-        elif (
-            len(word) > 1
-            and word.endswith(".")
-            and "." not in word[:-1]
-            and word[:-1].lower() not in ABBREVIATIONS
-        ):
-            out += [Token(word[:-1], s, e - 1), Token(".", e - 1, e)]  # "gpa." -> "gpa" "."
-        else:
-            out.append(Token(word, s, e))
+    tokenizer = _nltk_tokenizer()
+    piece = 0
+    for end in [m.start() for m in _PERIOD_BREAK.finditer(text)] + [len(text)]:
+        for s, e in tokenizer.span_tokenize(text[piece:end]):
+            s, e = s + piece, e + piece
+            if text[s:e] == "." and out and out[-1].end == s and _is_abbreviation(out[-1].text):
+                out[-1] = Token(out[-1].text + ".", out[-1].start, e)  # "rs" + "." -> "rs."
+            else:
+                out.append(Token(text[s:e], s, e))
+        piece = end
     return out
 
 
