@@ -53,6 +53,25 @@ def test_english_tokens_and_spans():
     assert all(text[t.start : t.end] == t.text for t in tokenize_spans(text, "en"))
     assert tokenize("Mr. Smith met Dr. Who.", "en") == ["Mr.", "Smith", "met", "Dr.", "Who", "."]
     assert tokenize("under rs.", "en") == ["under", "rs."] and tokenize("rs. 500", "en") == ["rs.", "500"]
+    # A period inside the text gets the same treatment as a final one (NLTK alone keeps "families." whole).
+    assert tokenize("i clearly don't. why small families.? \"great again.\u201d ok", "en") == [
+        "i",
+        "clearly",
+        "do",
+        "n't",
+        ".",
+        "why",
+        "small",
+        "families",
+        ".",
+        "?",
+        '"',
+        "great",
+        "again",
+        ".",
+        "\u201d",
+        "ok",
+    ]
 
 
 def test_chinese_tokens_and_spans():
