@@ -72,7 +72,9 @@ ABBREVIATIONS = frozenset(
     ]
 )
 _INITIALISM = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
-_PERIOD_BREAK = re.compile("(?<=\\.)(?=[\\s?!,;:)\\]\"'\u201d\u2019\u00bb])")  # then space or closing punctuation
+_PERIOD_BREAK = re.compile(
+    "(?<=\\.)(?=[\\s?!,;:)\\]\"'\u201d\u2019\u00bb])"
+)  # then space or closing punctuation
 
 
 class Token(NamedTuple):
