@@ -1,0 +1,233 @@
+"""A seq2seq transformer with a pointer-generator copy mechanism (See et al. 2017), as in Gan & Ng (2019).
+
+The backbone is any transformers encoder-decoder: built from scratch at a named size (a BART-shaped
+Transformer: "tiny" for tests, "small" for CPU, "base" = Vaswani et al.'s Transformer-base, the paper's
+size) or loaded from a local checkpoint (T5, BART, mT5, mBART, ...). On top of it:
+
+    a_t       = softmax(q(s_t) · k(h_i) / sqrt(d))           copy attention of decoder state s_t over
+                                                             the encoder states h_i (source tokens)
+    c_t       = sum_i a_ti h_i                               context vector
+    p_gen     = sigmoid(w · [s_t; c_t] + b)                  generate (1) or copy (0)?
+    P(w)      = p_gen P_vocab(w) + (1 - p_gen) sum_{i: x_i = w} a_ti
+
+Why a separate single-head attention rather than the backbone's own cross-attention: it works the same
+for every backbone, and the backbone keeps its fast fused attention (which returns no weights). Source
+tokens share the output vocabulary (SentencePiece with byte fallback has no out-of-vocabulary words), so
+copying scatters the attention onto the source token ids; there is no extended vocabulary.
+
+The model returns log P(w) as its ``logits``. ``generate`` applies log-softmax to logits, which leaves
+log-probabilities unchanged, so greedy, beam search, sampling, ``num_return_sequences`` and length
+penalties all work as they are. ``use_copy=False`` gives the plain backbone (for comparison).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from transformers import AutoConfig, AutoModelForSeq2SeqLM, GenerationMixin, PretrainedConfig, PreTrainedModel
+from transformers.modeling_outputs import Seq2SeqLMOutput
+
+# BART-shaped Transformers trained from scratch. "base" is Vaswani et al.'s base model (d 512, 6+6
+# layers, 8 heads, FFN 2048), the paper's setting.
+SIZES = {
+    "tiny": dict(
+        d_model=64,
+        encoder_layers=2,
+        decoder_layers=2,
+        encoder_attention_heads=4,
+        decoder_attention_heads=4,
+        encoder_ffn_dim=128,
+        decoder_ffn_dim=128,
+    ),
+    "small": dict(
+        d_model=256,
+        encoder_layers=3,
+        decoder_layers=3,
+        encoder_attention_heads=4,
+        decoder_attention_heads=4,
+        encoder_ffn_dim=1024,
+        decoder_ffn_dim=1024,
+    ),
+    "base": dict(
+        d_model=512,
+        encoder_layers=6,
+        decoder_layers=6,
+        encoder_attention_heads=8,
+        decoder_attention_heads=8,
+        encoder_ffn_dim=2048,
+        decoder_ffn_dim=2048,
+    ),
+}
+PAD_ID, EOS_ID = 0, 1  # fixed by paraguide.model.tokenizer
+
+
+def backbone_config(size: str, vocab_size: int, max_length: int = 256, dropout: float = 0.1) -> dict:
+    """The config dict of a from-scratch backbone of a named size."""
+    if size not in SIZES:
+        raise ValueError(f"unknown model size {size!r}; choose one of {', '.join(SIZES)}")
+    return dict(
+        model_type="bart",
+        vocab_size=vocab_size,
+        max_position_embeddings=max_length,
+        dropout=dropout,
+        attention_dropout=dropout,
+        activation_function="relu",
+        pad_token_id=PAD_ID,
+        eos_token_id=EOS_ID,
+        bos_token_id=EOS_ID,
+        decoder_start_token_id=PAD_ID,
+        forced_eos_token_id=None,
+        scale_embedding=True,
+        **SIZES[size],
+    )
+
+
+class CopyConfig(PretrainedConfig):
+    model_type = "paraguide-copy"
+
+    def __init__(self, backbone: dict | None = None, use_copy: bool = True, **kwargs):
+        self.backbone = dict(backbone or backbone_config("tiny", 512))
+        self.use_copy = use_copy
+        kwargs.setdefault("pad_token_id", self.backbone.get("pad_token_id", PAD_ID))
+        kwargs.setdefault("eos_token_id", self.backbone.get("eos_token_id", EOS_ID))
+        kwargs.setdefault("decoder_start_token_id", self.backbone.get("decoder_start_token_id", PAD_ID))
+        kwargs["is_encoder_decoder"] = True
+        super().__init__(**kwargs)
+
+    def backbone_config(self) -> PretrainedConfig:
+        cfg = dict(self.backbone)
+        return AutoConfig.for_model(cfg.pop("model_type"), **cfg)
+
+    def get_text_config(self, *args, **kwargs) -> PretrainedConfig:
+        # generate() sizes its key/value cache from this: the backbone's decoder is what it caches.
+        return self.backbone_config().get_text_config(*args, **kwargs)
+
+
+class CopyGenerator(PreTrainedModel, GenerationMixin):
+    config_class = CopyConfig
+    base_model_prefix = "backbone"
+    main_input_name = "input_ids"
+    supports_gradient_checkpointing = True
+    _supports_cache_class = True
+
+    def __init__(self, config: CopyConfig, backbone: PreTrainedModel | None = None):
+        super().__init__(config)
+        self.backbone = (
+            backbone if backbone is not None else AutoModelForSeq2SeqLM.from_config(config.backbone_config())
+        )
+        d = self.backbone.config.d_model
+        self.copy_query = nn.Linear(d, d, bias=False)
+        self.copy_key = nn.Linear(d, d, bias=False)
+        self.p_gen = nn.Linear(2 * d, 1)
+        self.post_init()
+
+    def _init_weights(self, module):  # the backbone initialises its own modules
+        if module in (self.copy_query, self.copy_key, self.p_gen):
+            nn.init.xavier_uniform_(module.weight)
+            if module.bias is not None:
+                nn.init.zeros_(module.bias)
+
+    def get_encoder(self):
+        return self.backbone.get_encoder()
+
+    def get_input_embeddings(self):
+        return self.backbone.get_input_embeddings()
+
+    def forward(
+        self,
+        input_ids: torch.LongTensor | None = None,
+        attention_mask: torch.Tensor | None = None,
+        decoder_input_ids: torch.LongTensor | None = None,
+        labels: torch.LongTensor | None = None,
+        encoder_outputs=None,
+        past_key_values=None,
+        source_ids: torch.LongTensor | None = None,
+        use_cache: bool | None = None,
+        label_smoothing: float = 0.0,
+        **kwargs,
+    ) -> Seq2SeqLMOutput:
+        """``source_ids``: the encoder's token ids, which copying scatters onto; during training they are
+        ``input_ids``, during generation :meth:`generate` passes them along (beams expand them)."""
+        if labels is not None and decoder_input_ids is None:
+            decoder_input_ids = shift_right(
+                labels, self.config.decoder_start_token_id, self.config.pad_token_id
+            )
+        source_ids = source_ids if source_ids is not None else input_ids
+        for key in ("return_dict", "output_hidden_states", "output_attentions"):
+            kwargs.pop(key, None)  # set below: the copy head needs the hidden states
+        out = self.backbone(
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            decoder_input_ids=decoder_input_ids,
+            encoder_outputs=encoder_outputs,
+            past_key_values=past_key_values,
+            use_cache=use_cache,
+            output_hidden_states=self.config.use_copy,
+            return_dict=True,
+            **kwargs,
+        )
+        if self.config.use_copy:
+            log_probs = self._copy_log_probs(out, source_ids, attention_mask)
+        else:
+            log_probs = F.log_softmax(out.logits.float(), dim=-1)
+        loss = None
+        if labels is not None:
+            loss = smoothed_nll(log_probs, labels, label_smoothing)
+        return Seq2SeqLMOutput(
+            loss=loss,
+            logits=log_probs,
+            past_key_values=out.past_key_values,
+            encoder_last_hidden_state=out.encoder_last_hidden_state,
+        )
+
+    def _copy_log_probs(self, out, source_ids, attention_mask) -> torch.Tensor:
+        encoder = out.encoder_last_hidden_state  # (B, S, d)
+        decoder = out.decoder_hidden_states[-1]  # (B, T, d)
+        scores = (
+            self.copy_query(decoder) @ self.copy_key(encoder).transpose(1, 2) / math.sqrt(encoder.size(-1))
+        )
+        if attention_mask is not None:
+            scores = scores.masked_fill(attention_mask[:, None, :] == 0, torch.finfo(scores.dtype).min)
+        attn = scores.float().softmax(-1)  # (B, T, S)
+        context = attn.to(encoder.dtype) @ encoder
+        p_gen = torch.sigmoid(self.p_gen(torch.cat([decoder, context], dim=-1)).float())  # (B, T, 1)
+        vocab = out.logits.float().softmax(-1)  # (B, T, V)
+        copied = torch.zeros_like(vocab).scatter_add_(
+            -1, source_ids[:, None, :].expand(-1, attn.size(1), -1), attn
+        )
+        # A floor keeps log finite for tokens with no probability at all (never a target in practice).
+        return torch.log((p_gen * vocab + (1 - p_gen) * copied).clamp_min(1e-12))
+
+    def generate(self, input_ids: torch.LongTensor | None = None, **kwargs):
+        kwargs.setdefault("source_ids", input_ids)
+        return super().generate(input_ids=input_ids, **kwargs)
+
+
+def shift_right(labels: torch.LongTensor, start_id: int, pad_id: int) -> torch.LongTensor:
+    """Decoder inputs from labels: start token, then the labels without their last position."""
+    shifted = labels.new_full(labels.shape, pad_id)
+    shifted[:, 1:] = labels[:, :-1]
+    shifted[:, 0] = start_id
+    return shifted.masked_fill(shifted == -100, pad_id)
+
+
+def smoothed_nll(log_probs: torch.Tensor, labels: torch.LongTensor, smoothing: float = 0.0) -> torch.Tensor:
+    """Token-mean negative log-likelihood with label smoothing over the vocabulary; -100 is ignored."""
+    mask = labels != -100
+    target = labels.clamp_min(0)
+    nll = -log_probs.gather(-1, target[..., None]).squeeze(-1)
+    if smoothing:
+        nll = (1 - smoothing) * nll - smoothing * log_probs.mean(-1)
+    return (nll * mask).sum() / mask.sum().clamp_min(1)
+
+
+def build_model(
+    size: str = "small", vocab_size: int = 8000, use_copy: bool = True, **backbone
+) -> CopyGenerator:
+    """A from-scratch model of a named size."""
+    cfg = backbone_config(size, vocab_size)
+    cfg.update(backbone)
+    return CopyGenerator(CopyConfig(backbone=cfg, use_copy=use_copy))
