@@ -149,6 +149,191 @@ def _run_prepare(args) -> int:
     return 0
 
 
+def _add_dataclass_args(parser, cls, skip=(), help_text=None) -> None:
+    """One option per dataclass field (``--field-name``), typed from the field's default."""
+    import dataclasses
+
+    for f in dataclasses.fields(cls):
+        if f.name in skip:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default if f.default is not dataclasses.MISSING else None
+        help_ = (help_text or {}).get(f.name, "")
+        if isinstance(default, bool):
+            if default:
+                parser.add_argument(
+                    "--no-" + f.name.replace("_", "-"),
+                    dest=f.name,
+                    action="store_false",
+                    help=help_ or f"turn off {f.name.replace('_', ' ')}",
+                )
+            else:
+                parser.add_argument(flag, dest=f.name, action="store_true", help=help_)
+        else:
+            kind = type(default) if default is not None else (int if "int" in str(f.type) else str)
+            parser.add_argument(
+                flag, dest=f.name, type=kind, default=default, help=f"{help_} (default: {default})".strip()
+            )
+
+
+TRAIN_HELP = {
+    "heldout_file": "validation JSONL (default: the .heldout.jsonl next to --train-file)",
+    "size": "model size from scratch: tiny | small | base (Transformer-base, the paper's)",
+    "use_copy": "turn off the copy mechanism (for comparison)",
+    "vocab_size": "SentencePiece vocabulary size (paper: 8000)",
+    "lowercase": "keep case (default: lower-case, as the paper)",
+    "batch_size": "examples per process and step",
+    "grad_accum": "gradient accumulation steps",
+    "warmup_steps": "linear warm-up, then inverse square root decay",
+    "epochs": "passes over the training data",
+    "max_steps": "stop after this many optimizer steps (overrides --epochs)",
+    "mixed_precision": "no | fp16 | bf16 (GPU)",
+    "save_every": "checkpoint every N steps (for --resume)",
+    "eval_every": "held-out loss, BLEU and suggestion inclusion every N steps",
+    "eval_examples": "held-out examples generated for BLEU and suggestion inclusion",
+    "resume": "continue from the newest checkpoint in --output-dir",
+}
+
+
+def _add_train(sub) -> None:
+    from paraguide.model.train import TrainConfig
+
+    p = sub.add_parser(
+        "train",
+        help="train the paraphraser (tokenizer + copy-mechanism seq2seq) on prepare's output",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Train a SentencePiece vocabulary and a Transformer encoder-decoder with a copy mechanism on the JSONL
+            written by 'paraguide prepare'. Runs on CPU, one GPU, or several processes/GPUs under
+            'accelerate launch'. Writes model.safetensors, config, tokenizer, metrics.jsonl (held-out loss, BLEU,
+            suggestion inclusion), all_results.json and checkpoint-N folders (for --resume) into --output-dir.
+            """
+        ),
+        epilog=textwrap.dedent(
+            """\
+            examples:
+              paraguide train --train-file data/quora/train.jsonl --output-dir models/en --size small
+              accelerate launch --num_processes 2 -m paraguide.cli train --train-file ... --output-dir ...
+              paraguide train --train-file data/quora/train.jsonl --output-dir models/en --resume
+            """
+        ),
+    )
+    p.add_argument("--train-file", required=True, help="training JSONL from paraguide prepare")
+    p.add_argument("--output-dir", required=True, help="folder for the model, tokenizer and checkpoints")
+    _add_dataclass_args(p, TrainConfig, skip=("train_file", "output_dir"), help_text=TRAIN_HELP)
+    p.set_defaults(run=_run_train)
+
+
+def _run_train(args) -> int:
+    import dataclasses
+    import json
+
+    from paraguide.model.train import TrainConfig, train
+
+    config = TrainConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)})
+    print(json.dumps(train(config), indent=2))
+    return 0
+
+
+def _add_paraphrase(sub) -> None:
+    p = sub.add_parser(
+        "paraphrase",
+        help="paraphrase questions, optionally guided by suggestions",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Paraphrase one question (with one or more --suggestion) or every question of --input: a text file
+            (one question per line), a TSV (question<TAB>suggestion) or JSONL ({"question", "suggestion"}).
+            Writes JSONL (one line per input: question, suggestion, paraphrases with text, score and whether the
+            suggestion appears) to --output or standard output.
+            """
+        ),
+        epilog=textwrap.dedent(
+            """\
+            examples:
+              paraguide paraphrase "how can i learn python quickly?" --suggestion "fastest way"
+              paraguide paraphrase "怎样才能快速学会游泳" --lang zh --model models/zh
+              paraguide paraphrase --input questions.tsv --output paraphrases.jsonl --model models/en --num-return 3
+            """
+        ),
+    )
+    p.add_argument("question", nargs="?", help="a question to paraphrase")
+    p.add_argument("--suggestion", action="append", default=None, help="a suggestion to use (repeatable)")
+    p.add_argument("--input", help="file of questions (txt, tsv or jsonl)")
+    p.add_argument("--output", help="JSONL to write (default: standard output)")
+    p.add_argument(
+        "--model", help="model folder written by paraguide train (default: the bundled model for --lang)"
+    )
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="bundled model to use without --model")
+    p.add_argument("--num-beams", type=int, default=4, help="beam size (default: 4)")
+    p.add_argument("--num-return", type=int, default=1, help="paraphrases per input (default: 1)")
+    p.add_argument("--batch-size", type=int, default=32, help="inputs per batch (default: 32)")
+    p.add_argument(
+        "--max-new-tokens", type=int, default=48, help="longest paraphrase in tokens (default: 48)"
+    )
+    p.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda when available)")
+    p.set_defaults(run=_run_paraphrase)
+
+
+def _read_questions(path: str) -> list[tuple[str, str | None]]:
+    from paraguide.data.io import iter_lines, read_jsonl
+    from paraguide.errors import DataError
+
+    items = []
+    if path.endswith((".jsonl", ".jsonl.gz")):
+        for line, obj in read_jsonl(path):
+            if not isinstance(obj.get("question"), str) or not obj["question"].strip():
+                raise DataError(path, "missing or empty question", line=line, field="question")
+            items.append((obj["question"], obj.get("suggestion") or None))
+        return items
+    for line, text in iter_lines(path):
+        if not text.strip():
+            continue
+        cells = text.split("\t")
+        if len(cells) > 2 or not cells[0].strip():
+            raise DataError(path, "expected 'question' or 'question<TAB>suggestion'", line=line)
+        items.append((cells[0], cells[1] if len(cells) == 2 and cells[1].strip() else None))
+    return items
+
+
+def _run_paraphrase(args) -> int:
+    import json
+
+    from paraguide.model.paraphraser import Paraphraser, default_model_path
+
+    if bool(args.question) == bool(args.input):
+        raise ValueError("give either a question or --input FILE")
+    if args.input:
+        items = _read_questions(args.input)
+    else:
+        items = [(args.question, s) for s in (args.suggestion or [None])]
+    paraphraser = Paraphraser.from_pretrained(args.model or default_model_path(args.lang), device=args.device)
+    results = paraphraser.paraphrase(
+        [q for q, _ in items],
+        [s for _, s in items],
+        num_beams=args.num_beams,
+        num_return_sequences=args.num_return,
+        batch_size=args.batch_size,
+        max_new_tokens=args.max_new_tokens,
+    )
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        for (question, suggestion), paraphrases in zip(items, results, strict=True):
+            record = {
+                "question": question,
+                "suggestion": suggestion or "",
+                "paraphrases": [
+                    {k: v for k, v in p.as_dict().items() if k != "suggestion"} for p in paraphrases
+                ],
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paraguide",
@@ -159,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paraguide {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_prepare(sub)
+    _add_train(sub)
+    _add_paraphrase(sub)
     return parser
 
 

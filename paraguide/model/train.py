@@ -1,0 +1,299 @@
+"""Train the paraphraser on `paraguide prepare` output, with accelerate (CPU, one GPU, or several
+processes under ``accelerate launch``).
+
+The batch order is a pure function of (seed, epoch): examples are shuffled, grouped into batches of
+similar length within windows of 100 batches (less padding), and the batches shuffled again. Each process
+takes every world-size-th batch. A checkpoint (``accelerator.save_state``: model, optimizer, scheduler,
+RNG states, plus the step) is written every ``save_every`` steps; ``resume`` loads the newest one and
+skips the steps already done, so a killed run continues exactly where it stopped, on the same data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import re
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+from tqdm.auto import tqdm
+
+from paraguide.data.io import read_jsonl, write_json
+from paraguide.model.copy import CopyGenerator, build_model
+from paraguide.model.tokenizer import load_tokenizer, model_input, train_tokenizer
+
+
+@dataclass
+class TrainConfig:
+    train_file: str
+    output_dir: str
+    heldout_file: str | None = None  # default: the held-out split written next to train_file
+    size: str = "small"  # tiny | small | base
+    use_copy: bool = True
+    vocab_size: int = 8000
+    lowercase: bool = True
+    max_source_tokens: int = 64
+    max_target_tokens: int = 48
+    batch_size: int = 64  # examples per process and step
+    grad_accum: int = 1
+    lr: float = 1e-3
+    warmup_steps: int = 1000
+    epochs: float = 1.0
+    max_steps: int | None = None  # overrides epochs
+    label_smoothing: float = 0.1
+    dropout: float = 0.1
+    mixed_precision: str = "no"  # no | fp16 | bf16 (GPU)
+    save_every: int = 1000
+    eval_every: int = 1000
+    eval_examples: int = 500
+    seed: int = 13
+    resume: bool = False
+    keep_checkpoints: int = 2
+
+
+def read_examples(path: str | os.PathLike) -> list[dict]:
+    rows = []
+    for line, r in read_jsonl(path):
+        for key in ("source", "target", "suggestion"):
+            if not isinstance(r.get(key), str):
+                from paraguide.errors import DataError
+
+                raise DataError(str(path), f"missing or non-string field {key!r}", line=line, field=key)
+        rows.append(r)
+    return rows
+
+
+def encode(tokenizer, rows: list[dict], config: TrainConfig) -> list[tuple[list[int], list[int]]]:
+    sources = tokenizer(
+        [model_input(r["suggestion"], r["source"]) for r in rows],
+        truncation=True,
+        max_length=config.max_source_tokens,
+    )["input_ids"]
+    targets = tokenizer([r["target"] for r in rows], truncation=True, max_length=config.max_target_tokens)[
+        "input_ids"
+    ]
+    return list(zip(sources, targets, strict=True))
+
+
+def epoch_batches(lengths: list[int], batch_size: int, seed: int, epoch: int) -> list[list[int]]:
+    """Deterministic batches for one epoch: shuffle, sort by length within windows of 100 batches, cut,
+    shuffle the batches."""
+    rng = random.Random(f"{seed}:{epoch}")
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    window = batch_size * 100
+    batches = []
+    for i in range(0, len(order), window):
+        chunk = sorted(order[i : i + window], key=lambda k: lengths[k])
+        batches += [chunk[j : j + batch_size] for j in range(0, len(chunk), batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(pairs: list[tuple[list[int], list[int]]], pad_id: int = 0) -> dict[str, torch.Tensor]:
+    src_len = max(len(s) for s, _ in pairs)
+    tgt_len = max(len(t) for _, t in pairs)
+    input_ids = torch.full((len(pairs), src_len), pad_id)
+    labels = torch.full((len(pairs), tgt_len), -100)
+    for i, (s, t) in enumerate(pairs):
+        input_ids[i, : len(s)] = torch.tensor(s)
+        labels[i, : len(t)] = torch.tensor(t)
+    return {"input_ids": input_ids, "attention_mask": (input_ids != pad_id).long(), "labels": labels}
+
+
+def train(config: TrainConfig, on_step=None) -> dict:
+    """Train and save model + tokenizer in ``output_dir``; returns the final metrics. ``on_step(step)``
+    is called after every optimizer step (progress hooks; tests use it to interrupt a run)."""
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+    from transformers import get_inverse_sqrt_schedule
+
+    out = Path(config.output_dir)
+    accelerator = Accelerator(
+        gradient_accumulation_steps=config.grad_accum, mixed_precision=config.mixed_precision
+    )
+    set_seed(config.seed)
+    heldout_file = config.heldout_file or _default_heldout(config.train_file)
+
+    # Tokenizer: trained on the training data once (main process), reused on resume.
+    if accelerator.is_main_process and not (out / "tokenizer.json").exists():
+        rows = read_examples(config.train_file)
+        texts = [t for r in rows for t in (r["source"], r["target"])]
+        train_tokenizer(texts, out, vocab_size=config.vocab_size, lowercase=config.lowercase)
+    accelerator.wait_for_everyone()
+    tokenizer = load_tokenizer(out)
+    train_data = encode(tokenizer, read_examples(config.train_file), config)
+    heldout_rows = read_examples(heldout_file) if heldout_file and os.path.exists(heldout_file) else []
+    heldout_data = encode(tokenizer, heldout_rows, config) if heldout_rows else []
+
+    model = build_model(
+        config.size, vocab_size=len(tokenizer), use_copy=config.use_copy, dropout=config.dropout
+    )
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=0.0
+    )
+    lengths = [len(s) + len(t) for s, t in train_data]
+    per_epoch = math.ceil(
+        len(epoch_batches(lengths, config.batch_size, config.seed, 0)) / accelerator.num_processes
+    )
+    total = config.max_steps or max(1, int(per_epoch * config.epochs / config.grad_accum))
+    scheduler = get_inverse_sqrt_schedule(optimizer, num_warmup_steps=min(config.warmup_steps, total))
+    model, optimizer, scheduler = accelerator.prepare(model, optimizer, scheduler)
+
+    step = 0
+    if config.resume and (ckpt := _latest_checkpoint(out)) is not None:
+        accelerator.load_state(str(ckpt))
+        step = json.loads((ckpt / "paraguide_state.json").read_text())["step"]
+        accelerator.print(f"resumed from {ckpt} at step {step}")
+
+    metrics_file = out / "metrics.jsonl"
+    bar = tqdm(total=total, initial=step, desc="train", disable=not accelerator.is_local_main_process)
+    micro = step * config.grad_accum  # micro-batches already consumed
+    started, tokens = time.perf_counter(), 0
+    model.train()
+    epoch = micro // per_epoch
+    while step < total:
+        batches = epoch_batches(lengths, config.batch_size, config.seed, epoch)
+        mine = batches[accelerator.process_index :: accelerator.num_processes][:per_epoch]
+        for i, idx in enumerate(mine):
+            if epoch * per_epoch + i < micro:
+                continue  # done before the resume
+            batch = {k: v.to(accelerator.device) for k, v in collate([train_data[j] for j in idx]).items()}
+            with accelerator.accumulate(model):
+                loss = model(**batch, label_smoothing=config.label_smoothing).loss
+                accelerator.backward(loss)
+                if accelerator.sync_gradients:
+                    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad()
+            tokens += int((batch["labels"] != -100).sum()) + int(batch["attention_mask"].sum())
+            micro += 1
+            if not accelerator.sync_gradients:
+                continue
+            step += 1
+            bar.update(1)
+            bar.set_postfix(
+                loss=f"{loss.item():.3f}", tok_s=f"{tokens / (time.perf_counter() - started):.0f}"
+            )
+            if step % config.eval_every == 0 or step == total:
+                result = evaluate(
+                    accelerator.unwrap_model(model),
+                    tokenizer,
+                    heldout_rows,
+                    heldout_data,
+                    config,
+                    accelerator,
+                )
+                result.update(step=step, train_loss=round(loss.item(), 4))
+                if accelerator.is_main_process:
+                    with open(metrics_file, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(result) + "\n")
+                model.train()
+            if step % config.save_every == 0 and step < total:
+                _save_checkpoint(accelerator, out, step, config.keep_checkpoints)
+            if on_step is not None:
+                on_step(step)
+            if step >= total:
+                break
+        epoch += 1
+    bar.close()
+
+    final = evaluate(
+        accelerator.unwrap_model(model), tokenizer, heldout_rows, heldout_data, config, accelerator
+    )
+    final.update(step=step, train_seconds=round(time.perf_counter() - started, 1))
+    if accelerator.is_main_process:
+        accelerator.unwrap_model(model).save_pretrained(out)
+        tokenizer.save_pretrained(out)
+        write_json(out / "training_args.json", asdict(config))
+        write_json(out / "all_results.json", final)
+    accelerator.wait_for_everyone()
+    return final
+
+
+@torch.no_grad()
+def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> dict:
+    """Held-out loss (teacher forcing), then on the first ``eval_examples``: BLEU of greedy outputs to the
+    references, the share of non-empty suggestions found in the output, the share of outputs equal to
+    the source."""
+    if not data:
+        return {}
+    import sacrebleu
+
+    model.eval()
+    device = accelerator.device
+    losses, n = 0.0, 0
+    for i in range(0, len(data), 128):
+        batch = {k: v.to(device) for k, v in collate(data[i : i + 128]).items()}
+        count = int((batch["labels"] != -100).sum())
+        losses += model(**batch).loss.item() * count
+        n += count
+    subset = rows[: config.eval_examples]
+    outputs = []
+    for i in range(0, len(subset), 64):
+        part = data[i : i + min(64, len(subset) - i)]
+        batch = collate([(s, t) for s, t in part])
+        ids = model.generate(
+            batch["input_ids"].to(device),
+            attention_mask=batch["attention_mask"].to(device),
+            max_new_tokens=config.max_target_tokens,
+            num_beams=1,
+            do_sample=False,
+        )
+        outputs += tokenizer.batch_decode(ids, skip_special_tokens=True)
+    refs = [r["target"].lower() if config.lowercase else r["target"] for r in subset]
+    with_suggestion = [(o, r["suggestion"]) for o, r in zip(outputs, subset, strict=True) if r["suggestion"]]
+    return {
+        "heldout_loss": round(losses / max(n, 1), 4),
+        "bleu": round(sacrebleu.corpus_bleu(outputs, [refs]).score, 2),
+        "suggestion_inclusion": round(
+            sum(s.lower() in o.lower() for o, s in with_suggestion) / max(1, len(with_suggestion)), 4
+        ),
+        "same_as_source": round(
+            sum(o.strip() == r["source"].lower().strip() for o, r in zip(outputs, subset, strict=True))
+            / max(1, len(subset)),
+            4,
+        ),
+        "eval_examples": len(subset),
+    }
+
+
+def _default_heldout(train_file: str) -> str | None:
+    from paraguide.pipeline.prepare import output_paths
+
+    return str(output_paths(train_file)["heldout"])
+
+
+def _latest_checkpoint(out: Path) -> Path | None:
+    found = [
+        (int(m.group(1)), p)
+        for p in out.glob("checkpoint-*")
+        if (m := re.fullmatch(r"checkpoint-(\d+)", p.name))
+    ]
+    found = [(s, p) for s, p in found if (p / "paraguide_state.json").exists()]
+    return max(found)[1] if found else None
+
+
+def _save_checkpoint(accelerator, out: Path, step: int, keep: int) -> None:
+    path = out / f"checkpoint-{step}"
+    accelerator.save_state(str(path))
+    if accelerator.is_main_process:
+        # Written last: a checkpoint without it (killed while saving) is never resumed from.
+        (path / "paraguide_state.json").write_text(json.dumps({"step": step}))
+        old = sorted(
+            (int(p.name.split("-")[1]), p) for p in out.glob("checkpoint-*") if p.name.split("-")[1].isdigit()
+        )
+        for _, p in old[:-keep]:
+            shutil.rmtree(p, ignore_errors=True)
+    accelerator.wait_for_everyone()
+
+
+def load_trained(path: str | os.PathLike):
+    """(model, tokenizer) saved by :func:`train`."""
+    return CopyGenerator.from_pretrained(os.fspath(path)), load_tokenizer(path)

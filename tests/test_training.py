@@ -1,0 +1,167 @@
+"""Training, resuming and generating with tiny models on a small synthetic corpus (CPU, seconds)."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("accelerate")
+
+from safetensors.torch import load_file  # noqa: E402
+
+from paraguide.model.paraphraser import Paraphraser, includes  # noqa: E402
+from paraguide.model.train import TrainConfig, epoch_batches, train  # noqa: E402
+
+THINGS = [
+    "python",
+    "java",
+    "rust",
+    "chess",
+    "guitar",
+    "piano",
+    "spanish",
+    "french",
+    "cooking",
+    "running",
+    "painting",
+    "swimming",
+]
+WAYS = ["fastest way", "best way", "easiest way", "cheapest way", "quickest method", "simplest method"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """'how can i learn X?' -> 'what is the <way> to learn X?' with the way as the suggestion."""
+    folder = tmp_path_factory.mktemp("corpus")
+    rng = random.Random(0)
+    rows = []
+    for _ in range(400):
+        thing, way = rng.choice(THINGS), rng.choice(WAYS)
+        rows.append(
+            {
+                "source": f"how can i learn {thing}?",
+                "target": f"what is the {way} to learn {thing}?",
+                "suggestion": way,
+                "method": "textrank",
+                "lang": "en",
+                "origin": "synthetic",
+            }
+        )
+    for name, part in (("train.jsonl", rows[:360]), ("train.heldout.jsonl", rows[360:])):
+        (folder / name).write_text("".join(json.dumps(r) + "\n" for r in part))
+    return folder / "train.jsonl"
+
+
+def tiny(corpus, out, **kw):
+    base = dict(
+        train_file=str(corpus),
+        output_dir=str(out),
+        size="tiny",
+        vocab_size=300,
+        batch_size=16,
+        lr=3e-3,
+        warmup_steps=10,
+        dropout=0.0,
+        eval_examples=16,
+        save_every=1000,
+        eval_every=1000,
+    )
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def test_epoch_batches_are_deterministic_and_cover_everything():
+    lengths = [random.Random(i).randint(3, 30) for i in range(1000)]
+    a, b = epoch_batches(lengths, 32, 13, 0), epoch_batches(lengths, 32, 13, 0)
+    assert a == b and a != epoch_batches(lengths, 32, 13, 1)
+    assert sorted(i for batch in a for i in batch) == list(range(1000))
+
+
+def test_train_writes_a_model_that_learns_and_uses_suggestions(corpus, tmp_path):
+    result = train(tiny(corpus, tmp_path / "m", max_steps=150))
+    for name in ("model.safetensors", "config.json", "tokenizer.json", "all_results.json", "metrics.jsonl"):
+        assert (tmp_path / "m" / name).exists(), name
+    assert result["suggestion_inclusion"] >= 0.9 and result["bleu"] > 50
+    paraphraser = Paraphraser.from_pretrained(tmp_path / "m", device="cpu")
+    out = paraphraser.paraphrase(
+        ["how can i learn chess?", "how can i learn piano?"],
+        ["cheapest way", None],
+        num_beams=2,
+        num_return_sequences=2,
+    )
+    assert [len(x) for x in out] == [2, 2]
+    assert out[0][0].text == "what is the cheapest way to learn chess?" and out[0][0].includes_suggestion
+    assert out[1][0].suggestion == "" and not out[1][0].includes_suggestion
+    assert out[0][0].score >= out[0][1].score
+
+
+def test_resume_equals_an_uninterrupted_run(corpus, tmp_path):
+    train(tiny(corpus, tmp_path / "full", max_steps=12, save_every=4))
+
+    class Killed(Exception):
+        pass
+
+    def kill_at_10(step):
+        if step == 10:
+            raise Killed
+
+    with pytest.raises(Killed):
+        train(tiny(corpus, tmp_path / "resumed", max_steps=12, save_every=4), on_step=kill_at_10)
+    assert sorted(p.name for p in (tmp_path / "resumed").glob("checkpoint-*")) == [
+        "checkpoint-4",
+        "checkpoint-8",
+    ]
+    train(tiny(corpus, tmp_path / "resumed", max_steps=12, save_every=4, resume=True))
+    full = load_file(tmp_path / "full" / "model.safetensors")
+    resumed = load_file(tmp_path / "resumed" / "model.safetensors")
+    assert full.keys() == resumed.keys()
+    assert all(torch.equal(full[k], resumed[k]) for k in full)
+
+
+def test_two_processes_with_accelerate_on_cpu(corpus, tmp_path):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    cmd = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--cpu",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+        "-m",
+        "paraguide.cli",
+        "train",
+        "--train-file",
+        str(corpus),
+        "--output-dir",
+        str(tmp_path / "ddp"),
+        "--size",
+        "tiny",
+        "--vocab-size",
+        "300",
+        "--batch-size",
+        "8",
+        "--max-steps",
+        "6",
+        "--eval-examples",
+        "8",
+    ]
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "ddp" / "model.safetensors").exists()
+    assert json.loads((tmp_path / "ddp" / "all_results.json").read_text())["step"] == 6
+
+
+def test_includes():
+    assert includes("What is the fastest way to learn?", "fastest WAY")
+    assert not includes("the fastest wayward", "fastest way")
+    assert includes("学游泳最快的方法是什么", "最快") and not includes("anything", "")
