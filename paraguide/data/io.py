@@ -123,3 +123,17 @@ def write_json(path: str | os.PathLike, obj, indent: int | None = 2) -> None:
     with atomic_write(path) as f:
         json.dump(obj, f, ensure_ascii=False, indent=indent)
         f.write("\n")
+
+
+def output_paths(out: str | os.PathLike) -> dict[str, Path]:
+    """``train.jsonl`` -> train.jsonl, train.heldout.jsonl, train.stats.json (same folder)."""
+    out = Path(out)
+    stem = out.name
+    for suffix in (".gz", ".jsonl", ".json"):
+        stem = stem.removesuffix(suffix)
+    ext = out.name[len(stem) :] or ".jsonl"
+    return {
+        "train": out,
+        "heldout": out.with_name(f"{stem}.heldout{ext}"),
+        "stats": out.with_name(f"{stem}.stats.json"),
+    }

@@ -23,7 +23,8 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 
-from paraguide.data.io import read_jsonl, write_json
+from paraguide.data.io import output_paths, read_jsonl, write_json
+from paraguide.errors import DataError
 from paraguide.model.copy import CopyGenerator, build_model
 from paraguide.model.tokenizer import load_tokenizer, model_input, train_tokenizer
 
@@ -61,8 +62,6 @@ def read_examples(path: str | os.PathLike) -> list[dict]:
     for line, r in read_jsonl(path):
         for key in ("source", "target", "suggestion"):
             if not isinstance(r.get(key), str):
-                from paraguide.errors import DataError
-
                 raise DataError(str(path), f"missing or non-string field {key!r}", line=line, field=key)
         rows.append(r)
     return rows
@@ -265,8 +264,6 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
 
 
 def _default_heldout(train_file: str) -> str | None:
-    from paraguide.pipeline.prepare import output_paths
-
     return str(output_paths(train_file)["heldout"])
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from paraguide.data.io import write_json, write_jsonl
+from paraguide.data.io import output_paths, write_json, write_jsonl
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.errors import BadRecords
 from paraguide.suggest.alignment import AlignmentSuggester, occurs_in
@@ -109,20 +109,6 @@ class _Kept:
     key: tuple[str, str]
     info: object = None
     tokens: tuple[int, int] = (0, 0)
-
-
-def output_paths(out: str | os.PathLike) -> dict[str, Path]:
-    """``train.jsonl`` -> train.jsonl, train.heldout.jsonl, train.stats.json (same folder)."""
-    out = Path(out)
-    stem = out.name
-    for suffix in (".gz", ".jsonl", ".json"):
-        stem = stem.removesuffix(suffix)
-    ext = out.name[len(stem) :] or ".jsonl"
-    return {
-        "train": out,
-        "heldout": out.with_name(f"{stem}.heldout{ext}"),
-        "stats": out.with_name(f"{stem}.stats.json"),
-    }
 
 
 def heldout_fraction(key: tuple[str, str], seed: int) -> float:
