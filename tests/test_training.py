@@ -165,3 +165,34 @@ def test_includes():
     assert includes("What is the fastest way to learn?", "fastest WAY")
     assert not includes("the fastest wayward", "fastest way")
     assert includes("学游泳最快的方法是什么", "最快") and not includes("anything", "")
+
+
+def test_paraphrase_command_reads_files_and_writes_jsonl(corpus, tmp_path):
+    from paraguide.cli import main
+
+    model = tmp_path / "m"
+    train(tiny(corpus, model, max_steps=3))
+    questions = tmp_path / "q.tsv"
+    questions.write_text("how can i learn chess?\tbest way\nhow can i learn piano?\n")
+    out = tmp_path / "out.jsonl"
+    argv = f"paraphrase --input {questions} --model {model} --output {out} --num-beams 2 --num-return 2"
+    assert main(argv.split()) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["question"], r["suggestion"], len(r["paraphrases"])) for r in rows] == [
+        ("how can i learn chess?", "best way", 2),
+        ("how can i learn piano?", "", 2),
+    ]
+    assert set(rows[0]["paraphrases"][0]) == {"text", "score", "includes_suggestion"}
+
+
+def test_paraphrase_command_errors(tmp_path, capsys):
+    from paraguide.cli import main
+
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a?\tb\tc\n")
+    assert main(["paraphrase", "--input", str(bad), "--model", str(tmp_path)]) == 1
+    assert f"{bad}:1: expected 'question' or 'question<TAB>suggestion'" in capsys.readouterr().err
+    assert main(["paraphrase", "why?", "--input", str(bad)]) == 1
+    assert "either a question or --input" in capsys.readouterr().err
+    assert main(["paraphrase", "why?", "--model", str(tmp_path / "nothing")]) == 1
+    assert "no model folder" in capsys.readouterr().err
