@@ -206,6 +206,11 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         return super().generate(input_ids=input_ids, **kwargs)
 
 
+# Known to AutoConfig, so that loading a saved model's folder (e.g. its tokenizer, which reads
+# config.json) recognises the model type.
+AutoConfig.register(CopyConfig.model_type, CopyConfig, exist_ok=True)
+
+
 def shift_right(labels: torch.LongTensor, start_id: int, pad_id: int) -> torch.LongTensor:
     """Decoder inputs from labels: start token, then the labels without their last position."""
     shifted = labels.new_full(labels.shape, pad_id)
