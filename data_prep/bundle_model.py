@@ -116,7 +116,7 @@ def main() -> None:
         f"`{args.eval_file}` was not trained on.",
         "",
         "## Reproduce",
-        f"```bash\nbash data_prep/train_default_{args.lang}.sh\n```",
+        f"```bash\nbash data_prep/train_default.sh {args.lang}\n```",
         "",
         "Training settings: `"
         + json.dumps({k: v for k, v in training.items() if k not in ("train_file", "output_dir")})
