@@ -57,7 +57,12 @@ def evaluate(model_dir: Path, eval_file: str, n: int, lang: str) -> dict:
         "eval_file": eval_file,
         "examples": len(rows),
         "decoding": "beam search 4, max 48 new tokens",
-        "bleu": round(sacrebleu.corpus_bleu(outputs, [[r["target"].lower() for r in rows]]).score, 2),
+        "bleu": round(
+            sacrebleu.corpus_bleu(
+                outputs, [[r["target"].lower() for r in rows]], tokenize="zh" if lang == "zh" else "13a"
+            ).score,
+            2,
+        ),
         "suggestion_inclusion": round(
             sum(includes(o, r["suggestion"]) for o, r in with_suggestion) / max(1, len(with_suggestion)), 4
         ),
@@ -80,6 +85,9 @@ def main() -> None:
     ap.add_argument("--eval-file", required=True)
     ap.add_argument("--examples", type=int, default=1000)
     ap.add_argument("--lang", default="en")
+    ap.add_argument(
+        "--no-curve-bleu", action="store_true", help="leave the training-curve BLEU out of the card"
+    )
     args = ap.parse_args()
     trained, dest = Path(args.trained), Path(args.dest)
     if dest.exists():

@@ -247,10 +247,12 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
         )
         outputs += tokenizer.batch_decode(ids, skip_special_tokens=True)
     refs = [r["target"].lower() if config.lowercase else r["target"] for r in subset]
+    # sacrebleu's default tokenisation splits on spaces, which Chinese does not have.
+    bleu_tokenize = "zh" if any(r.get("lang") == "zh" for r in subset) else "13a"
     with_suggestion = [(o, r["suggestion"]) for o, r in zip(outputs, subset, strict=True) if r["suggestion"]]
     return {
         "heldout_loss": round(losses / max(n, 1), 4),
-        "bleu": round(sacrebleu.corpus_bleu(outputs, [refs]).score, 2),
+        "bleu": round(sacrebleu.corpus_bleu(outputs, [refs], tokenize=bleu_tokenize).score, 2),
         "suggestion_inclusion": round(
             sum(s.lower() in o.lower() for o, s in with_suggestion) / max(1, len(with_suggestion)), 4
         ),
