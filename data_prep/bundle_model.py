@@ -26,6 +26,8 @@ import torch
 from paraguide.data.io import read_jsonl, write_json
 from paraguide.model.copy import CopyGenerator
 from paraguide.model.paraphraser import Paraphraser
+from paraguide.suggest.alignment import occurs_in
+from paraguide.suggest.textrank import TextRank
 from paraguide.text import tokenize
 
 
@@ -49,9 +51,23 @@ def evaluate(model_dir: Path, eval_file: str, n: int, lang: str) -> dict:
         words = tokenize(o.lower(), lang)
         copied += sum(w in source for w in words)
         total += len(words)
+    # Samples come from the project's own example questions: no dataset text goes into the repository.
+    lines = Path(f"examples/data/questions_{lang}.tsv").read_text(encoding="utf-8").splitlines()
+    own = [(a, b) for a, b, label in (line.split("\t") for line in lines) if label == "1"][:8]
+    ranker = TextRank(lang)
+    suggestions = []
+    for a, b in own:
+        words = [w.lower() for w in tokenize(a, lang)]
+        found = [
+            k.text.lower()
+            for k in ranker.keyphrases(b)
+            if not occurs_in(k.text, k.words, a.lower(), words, lang)
+        ]
+        suggestions.append(found[0] if found else "")
+    sample_out = paraphraser.paraphrase([a for a, _ in own], suggestions, num_beams=4)
     examples = [
-        {"source": r["source"], "suggestion": r["suggestion"], "output": o, "reference": r["target"]}
-        for o, r in list(zip(outputs, rows, strict=True))[:12]
+        {"source": a, "suggestion": sug, "output": o[0].text, "reference": b}
+        for (a, b), sug, o in zip(own, suggestions, sample_out, strict=True)
     ]
     return {
         "eval_file": eval_file,
@@ -148,6 +164,9 @@ def main() -> None:
         ],
         "",
         "## Samples",
+        "",
+        f"On the project's own example pairs (`examples/data/questions_{args.lang}.tsv`), with the suggestion taken "
+        "from the paired question as in training (TextRank):",
         "",
         *[
             f"- `{s['suggestion'] or '<empty>'}` + {s['source']} → **{s['output']}** (reference: {s['reference']})"
