@@ -24,7 +24,7 @@ def test_pair_key_is_order_and_case_free():
 
 
 def test_english_tokens_and_spans():
-    text = 'How can\'t I "learn" Python 3.10 quickly? i got a 3.8 gpa. is it ok in the u.s.'
+    text = 'How can\'t I "learn" Python 3.10 quickly? i scored 3.8 points. is it ok in the u.s.'
     assert tokenize(text, "en") == [
         "How",
         "ca",
@@ -38,10 +38,9 @@ def test_english_tokens_and_spans():
         "quickly",
         "?",
         "i",
-        "got",
-        "a",
+        "scored",
         "3.8",
-        "gpa",
+        "points",
         ".",
         "is",
         "it",
@@ -53,21 +52,23 @@ def test_english_tokens_and_spans():
     assert all(text[t.start : t.end] == t.text for t in tokenize_spans(text, "en"))
     assert tokenize("Mr. Smith met Dr. Who.", "en") == ["Mr.", "Smith", "met", "Dr.", "Who", "."]
     assert tokenize("under rs.", "en") == ["under", "rs."] and tokenize("rs. 500", "en") == ["rs.", "500"]
-    # A period inside the text gets the same treatment as a final one (NLTK alone keeps "families." whole).
-    assert tokenize("i clearly don't. why small families.? \"great again.\u201d ok", "en") == [
+    # A period inside the text gets the same treatment as a final one (NLTK alone keeps "cats." whole).
+    assert tokenize("i really don't. why do we keep cats.? \"all done.\u201d ok", "en") == [
         "i",
-        "clearly",
+        "really",
         "do",
         "n't",
         ".",
         "why",
-        "small",
-        "families",
+        "do",
+        "we",
+        "keep",
+        "cats",
         ".",
         "?",
         '"',
-        "great",
-        "again",
+        "all",
+        "done",
         ".",
         "\u201d",
         "ok",

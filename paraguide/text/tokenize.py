@@ -4,7 +4,7 @@ English: NLTK's Treebank-style word tokenizer (``NLTKWordTokenizer``, the one be
 it needs no downloaded data). ``word_tokenize`` first splits sentences with Punkt (downloaded data); NLTK
 applies its end-of-sentence rules (final period, contractions) only at the end of the string it is given,
 so without that step "i don't. how" keeps "don't." whole. Here the text is cut after every period followed
-by white space or closing punctuation ("families.?") and each piece is tokenised on its own; the period of a known abbreviation or initialism
+by white space or closing punctuation ("cats.?") and each piece is tokenised on its own; the period of a known abbreviation or initialism
 ("Mr.", "rs.", "u.s.") is put back on its word. A phrase then tokenises the same alone as in its sentence.
 Chinese: jieba (its dictionary ships with the package). Mixed text is fine: jieba keeps Latin words whole.
 
