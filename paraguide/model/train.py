@@ -120,13 +120,14 @@ def train(config: TrainConfig, on_step=None) -> dict:
     heldout_file = config.heldout_file or _default_heldout(config.train_file)
 
     # Tokenizer: trained on the training data once (main process), reused on resume.
+    rows = read_examples(config.train_file)
     if accelerator.is_main_process and not (out / "tokenizer.json").exists():
-        rows = read_examples(config.train_file)
         texts = [t for r in rows for t in (r["source"], r["target"])]
         train_tokenizer(texts, out, vocab_size=config.vocab_size, lowercase=config.lowercase)
     accelerator.wait_for_everyone()
     tokenizer = load_tokenizer(out)
-    train_data = encode(tokenizer, read_examples(config.train_file), config)
+    train_data = encode(tokenizer, rows, config)
+    del rows
     heldout_rows = read_examples(heldout_file) if heldout_file and os.path.exists(heldout_file) else []
     heldout_data = encode(tokenizer, heldout_rows, config) if heldout_rows else []
 

@@ -145,16 +145,11 @@ def _analyse_pair(item: tuple[str, str, object]):
     a, b, alignment = item
     config: PrepareConfig = _worker["config"]
     aligner: AlignmentSuggester = _worker["aligner"]
-    forward = aligner.candidates(a, b, alignment)
-    reverse = None
-    if alignment is not None:
-        reverse = tuple(sorted((j, i) for i, j in alignment))
-    backward = aligner.candidates(b, a, reverse)
-    if alignment is not None:
-        counts = (len(a.split()), len(b.split()))
-    else:
-        counts = (len(tokenize(a, config.lang)), len(tokenize(b, config.lang)))
-    return counts, _texts(forward, config), _texts(backward, config)
+    reverse = tuple(sorted((j, i) for i, j in alignment)) if alignment is not None else None
+    spans_a, spans_b = aligner.spans(a, alignment), aligner.spans(b, alignment)
+    forward = aligner.candidates(a, b, alignment, (spans_a, spans_b))
+    backward = aligner.candidates(b, a, reverse, (spans_b, spans_a))
+    return (len(spans_a), len(spans_b)), _texts(forward, config), _texts(backward, config)
 
 
 def _texts(phrases, config: PrepareConfig) -> list[tuple[str, tuple[str, ...]]]:
@@ -443,7 +438,6 @@ def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dic
     pair (or its reverse) on both sides of the split; no (source, suggestion) input repeats.
     """
     from paraguide.data.io import read_jsonl
-    from paraguide.text.ngrams import contains_sequence
     from paraguide.text.stopwords import is_stop_phrase
 
     paths = output_paths(out)
@@ -463,12 +457,11 @@ def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dic
             if s == EMPTY:
                 empty += 1
                 continue
-            words = [t.lower() for t in tokenize(s, lang)]
-            if lang == "zh":
-                in_target, in_source = s in r["target"], s in r["source"]
-            else:
-                in_target = contains_sequence([t.lower() for t in tokenize(r["target"], lang)], words)
-                in_source = contains_sequence([t.lower() for t in tokenize(r["source"], lang)], words)
+            words = tuple(t.lower() for t in tokenize(s, lang))
+            in_target, in_source = (
+                occurs_in(s, words, r[side].lower(), [t.lower() for t in tokenize(r[side], lang)], lang)
+                for side in ("target", "source")
+            )
             failures["suggestion not in its target"] += not in_target
             failures["suggestion in its source"] += in_source
             failures["suggestion is stop words alone"] += is_stop_phrase(words, stop)

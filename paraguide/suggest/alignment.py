@@ -107,13 +107,23 @@ class AlignmentSuggester:
         self.max_len = max_len
         self.stopwords = stopwords if stopwords is not None else load_stopwords(lang)
 
-    def candidates(self, source: str, target: str, alignment: Alignment | None = None) -> list[Phrase]:
+    def spans(self, text: str, alignment: Alignment | None = None) -> list[Token]:
+        """The tokens candidates are built from: whitespace tokens when a corpus alignment indexes them,
+        else the language's tokenizer."""
+        return whitespace_spans(text) if alignment is not None else tokenize_spans(text, self.lang)
+
+    def candidates(
+        self,
+        source: str,
+        target: str,
+        alignment: Alignment | None = None,
+        spans: tuple[list[Token], list[Token]] | None = None,
+    ) -> list[Phrase]:
         """Ranked suggestions for rewriting ``source`` into ``target``. With a corpus ``alignment`` the
-        links index the whitespace tokens of both questions."""
-        if alignment is not None:
-            src, tgt = whitespace_spans(source), whitespace_spans(target)
-        else:
-            src, tgt = tokenize_spans(source, self.lang), tokenize_spans(target, self.lang)
+        links index the whitespace tokens of both questions. ``spans``: the two texts' :meth:`spans`,
+        when the caller has them already."""
+        src, tgt = spans or (self.spans(source, alignment), self.spans(target, alignment))
+        if alignment is None:
             alignment = monolingual_alignment([t.text for t in src], [t.text for t in tgt], self.lang)
         src_words = [t.text.lower() for t in src]
         source_lower = source.lower()
