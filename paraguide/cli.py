@@ -179,6 +179,14 @@ def _add_dataclass_args(parser, cls, skip=(), help_text=None) -> None:
 TRAIN_HELP = {
     "heldout_file": "validation JSONL (default: the .heldout.jsonl next to --train-file)",
     "size": "model size from scratch: tiny | small | base (Transformer-base, the paper's)",
+    "backbone": "local Hugging Face seq2seq checkpoint folder (T5, BART, mT5, mBART ...; safetensors) to put "
+    "the copy head on, instead of a model from scratch; its tokenizer is used, extended with <sep>/<empty>",
+    "lora": "with --backbone: train LoRA adapters (peft), the copy head and the new tokens' embeddings only",
+    "lora_r": "LoRA rank",
+    "lora_alpha": "LoRA scaling alpha",
+    "lora_dropout": "dropout on the LoRA path",
+    "lora_target_modules": "comma-separated module names for LoRA, or all-linear (default: peft's choice for the model "
+    "type, the attention query/value projections)",
     "use_copy": "turn off the copy mechanism (for comparison)",
     "vocab_size": "SentencePiece vocabulary size (paper: 8000)",
     "lowercase": "keep case (default: lower-case, as the paper)",
@@ -205,7 +213,8 @@ def _add_train(sub) -> None:
         description=textwrap.dedent(
             """\
             Train a SentencePiece vocabulary and a Transformer encoder-decoder with a copy mechanism on the JSONL
-            written by 'paraguide prepare'. Runs on CPU, one GPU, or several processes/GPUs under
+            written by 'paraguide prepare' (or put the copy head on a local pretrained checkpoint with
+            --backbone, optionally LoRA-tuned with --lora). Runs on CPU, one GPU, or several processes/GPUs under
             'accelerate launch'. Writes model.safetensors, config, tokenizer, metrics.jsonl (held-out loss, BLEU,
             suggestion inclusion), all_results.json and checkpoint-N folders (for --resume) into --output-dir.
             """
@@ -216,6 +225,8 @@ def _add_train(sub) -> None:
               paraguide train --train-file data/quora/train.jsonl --output-dir models/en --size small
               accelerate launch --num_processes 2 -m paraguide.cli train --train-file ... --output-dir ...
               paraguide train --train-file data/quora/train.jsonl --output-dir models/en --resume
+              paraguide train --train-file data/quora/train.jsonl --output-dir models/en-t5 --backbone /models/t5-small
+              paraguide train ... --backbone /models/bart-base --lora --lr 5e-4
             """
         ),
     )

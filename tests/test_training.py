@@ -12,48 +12,15 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("accelerate")
 
 from safetensors.torch import load_file  # noqa: E402
+from toy_corpus import write_toy_corpus  # noqa: E402
 
 from paraguide.model.paraphraser import Paraphraser, includes  # noqa: E402
 from paraguide.model.train import TrainConfig, epoch_batches, train  # noqa: E402
 
-THINGS = [
-    "python",
-    "java",
-    "rust",
-    "chess",
-    "guitar",
-    "piano",
-    "spanish",
-    "french",
-    "cooking",
-    "running",
-    "painting",
-    "swimming",
-]
-WAYS = ["fastest way", "best way", "easiest way", "cheapest way", "quickest method", "simplest method"]
-
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """'how can i learn X?' -> 'what is the <way> to learn X?' with the way as the suggestion."""
-    folder = tmp_path_factory.mktemp("corpus")
-    rng = random.Random(0)
-    rows = []
-    for _ in range(400):
-        thing, way = rng.choice(THINGS), rng.choice(WAYS)
-        rows.append(
-            {
-                "source": f"how can i learn {thing}?",
-                "target": f"what is the {way} to learn {thing}?",
-                "suggestion": way,
-                "method": "textrank",
-                "lang": "en",
-                "origin": "synthetic",
-            }
-        )
-    for name, part in (("train.jsonl", rows[:360]), ("train.heldout.jsonl", rows[360:])):
-        (folder / name).write_text("".join(json.dumps(r) + "\n" for r in part))
-    return folder / "train.jsonl"
+    return write_toy_corpus(tmp_path_factory.mktemp("corpus"))
 
 
 def tiny(corpus, out, **kw):

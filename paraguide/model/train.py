@@ -25,8 +25,9 @@ from tqdm.auto import tqdm
 
 from paraguide.data.io import output_paths, read_jsonl, write_json
 from paraguide.errors import DataError
-from paraguide.model.copy import CopyGenerator, build_model
-from paraguide.model.tokenizer import load_tokenizer, model_input, train_tokenizer
+from paraguide.model.backbone import add_lora, load_checkpoint_model, load_checkpoint_tokenizer, merge_lora
+from paraguide.model.copy import CopyConfig, CopyGenerator, build_model
+from paraguide.model.tokenizer import EMPTY, SEP, load_tokenizer, model_input, train_tokenizer
 
 
 @dataclass
@@ -34,10 +35,16 @@ class TrainConfig:
     train_file: str
     output_dir: str
     heldout_file: str | None = None  # default: the held-out split written next to train_file
-    size: str = "small"  # tiny | small | base
+    size: str = "small"  # tiny | small | base (from scratch; ignored with `backbone`)
+    backbone: str | None = None  # local HF seq2seq checkpoint folder (T5, BART, mT5, mBART ...)
+    lora: bool = False  # train LoRA adapters (peft) instead of the whole backbone
+    lora_r: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    lora_target_modules: str | None = None  # comma-separated; default: peft's for the model type
     use_copy: bool = True
-    vocab_size: int = 8000
-    lowercase: bool = True
+    vocab_size: int = 8000  # SentencePiece vocabulary trained from scratch (not with `backbone`)
+    lowercase: bool = True  # lower-case the from-scratch vocabulary (a backbone's tokenizer is kept)
     max_source_tokens: int = 64
     max_target_tokens: int = 48
     batch_size: int = 64  # examples per process and step
@@ -55,6 +62,10 @@ class TrainConfig:
     seed: int = 13
     resume: bool = False
     keep_checkpoints: int = 2
+
+    def __post_init__(self):
+        if self.lora and not self.backbone:
+            raise ValueError("lora needs a pretrained backbone (--backbone PATH); from scratch, train it all")
 
 
 def read_examples(path: str | os.PathLike) -> list[dict]:
@@ -119,11 +130,15 @@ def train(config: TrainConfig, on_step=None) -> dict:
     set_seed(config.seed)
     heldout_file = config.heldout_file or _default_heldout(config.train_file)
 
-    # Tokenizer: trained on the training data once (main process), reused on resume.
+    # Tokenizer: trained on the training data (or the backbone's, extended) once by the main process,
+    # saved with the model and reused on resume.
     rows = read_examples(config.train_file)
     if accelerator.is_main_process and not (out / "tokenizer.json").exists():
-        texts = [t for r in rows for t in (r["source"], r["target"])]
-        train_tokenizer(texts, out, vocab_size=config.vocab_size, lowercase=config.lowercase)
+        if config.backbone:
+            load_checkpoint_tokenizer(config.backbone).save_pretrained(out)
+        else:
+            texts = [t for r in rows for t in (r["source"], r["target"])]
+            train_tokenizer(texts, out, vocab_size=config.vocab_size, lowercase=config.lowercase)
     accelerator.wait_for_everyone()
     tokenizer = load_tokenizer(out)
     train_data = encode(tokenizer, rows, config)
@@ -131,11 +146,13 @@ def train(config: TrainConfig, on_step=None) -> dict:
     heldout_rows = read_examples(heldout_file) if heldout_file and os.path.exists(heldout_file) else []
     heldout_data = encode(tokenizer, heldout_rows, config) if heldout_rows else []
 
-    model = build_model(
-        config.size, vocab_size=len(tokenizer), use_copy=config.use_copy, dropout=config.dropout
-    )
+    model = _build(config, tokenizer)
     optimizer = torch.optim.AdamW(
-        model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=0.0
+        [p for p in model.parameters() if p.requires_grad],
+        lr=config.lr,
+        betas=(0.9, 0.98),
+        eps=1e-9,
+        weight_decay=0.0,
     )
     lengths = [len(s) + len(t) for s, t in train_data]
     per_epoch = math.ceil(
@@ -163,7 +180,8 @@ def train(config: TrainConfig, on_step=None) -> dict:
         for i, idx in enumerate(mine):
             if epoch * per_epoch + i < micro:
                 continue  # done before the resume
-            batch = {k: v.to(accelerator.device) for k, v in collate([train_data[j] for j in idx]).items()}
+            pairs = [train_data[j] for j in idx]
+            batch = {k: v.to(accelerator.device) for k, v in collate(pairs, tokenizer.pad_token_id).items()}
             with accelerator.accumulate(model):
                 loss = model(**batch, label_smoothing=config.label_smoothing).loss
                 accelerator.backward(loss)
@@ -209,6 +227,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
     )
     final.update(step=step, train_seconds=round(time.perf_counter() - started, 1))
     if accelerator.is_main_process:
+        merge_lora(accelerator.unwrap_model(model))  # a plain model from here on: saves, loads as any
         accelerator.unwrap_model(model).save_pretrained(out)
         tokenizer.save_pretrained(out)
         write_json(out / "training_args.json", asdict(config))
@@ -230,7 +249,7 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
     device = accelerator.device
     losses, n = 0.0, 0
     for i in range(0, len(data), 128):
-        batch = {k: v.to(device) for k, v in collate(data[i : i + 128]).items()}
+        batch = {k: v.to(device) for k, v in collate(data[i : i + 128], tokenizer.pad_token_id).items()}
         count = int((batch["labels"] != -100).sum())
         losses += model(**batch).loss.item() * count
         n += count
@@ -238,7 +257,7 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
     outputs = []
     for i in range(0, len(subset), 64):
         part = data[i : i + min(64, len(subset) - i)]
-        batch = collate([(s, t) for s, t in part])
+        batch = collate(part, tokenizer.pad_token_id)
         ids = model.generate(
             batch["input_ids"].to(device),
             attention_mask=batch["attention_mask"].to(device),
@@ -247,7 +266,8 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
             do_sample=False,
         )
         outputs += tokenizer.batch_decode(ids, skip_special_tokens=True)
-    refs = [r["target"].lower() if config.lowercase else r["target"] for r in subset]
+    lowercase = config.lowercase and not config.backbone  # as the tokenizer does
+    refs = [r["target"].lower() if lowercase else r["target"] for r in subset]
     # sacrebleu's default tokenisation splits on spaces, which Chinese does not have.
     bleu_tokenize = "zh" if any(r.get("lang") == "zh" for r in subset) else "13a"
     with_suggestion = [(o, r["suggestion"]) for o, r in zip(outputs, subset, strict=True) if r["suggestion"]]
@@ -258,12 +278,42 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
             sum(s.lower() in o.lower() for o, s in with_suggestion) / max(1, len(with_suggestion)), 4
         ),
         "same_as_source": round(
-            sum(o.strip() == r["source"].lower().strip() for o, r in zip(outputs, subset, strict=True))
+            sum(
+                o.strip().lower() == r["source"].lower().strip() for o, r in zip(outputs, subset, strict=True)
+            )
             / max(1, len(subset)),
             4,
         ),
         "eval_examples": len(subset),
     }
+
+
+def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
+    """From scratch at a named size, or the copy head over a checkpoint (optionally with LoRA)."""
+    if not config.backbone:
+        return build_model(
+            config.size, vocab_size=len(tokenizer), use_copy=config.use_copy, dropout=config.dropout
+        )
+    backbone = load_checkpoint_model(config.backbone, len(tokenizer), dropout=config.dropout)
+    model = CopyGenerator(CopyConfig(backbone=backbone.config.to_dict(), use_copy=config.use_copy), backbone)
+    if config.lora:
+        targets = config.lora_target_modules
+        model.backbone = add_lora(
+            model.backbone,
+            r=config.lora_r,
+            alpha=config.lora_alpha,
+            dropout=config.lora_dropout,
+            target_modules=_lora_targets(targets),
+            trainable_token_ids=tokenizer.convert_tokens_to_ids([SEP, EMPTY]),
+        )
+    return model
+
+
+def _lora_targets(targets: str | None) -> str | list[str] | None:
+    """None: peft's default for the model type; "all-linear": every linear layer; else module names."""
+    if not targets or targets == "all-linear":
+        return targets or None
+    return [t.strip() for t in targets.split(",") if t.strip()]
 
 
 def _default_heldout(train_file: str) -> str | None:
