@@ -283,7 +283,24 @@ def _add_paraphrase(sub) -> None:
     p.add_argument(
         "--max-new-tokens", type=int, default=48, help="longest paraphrase in tokens (default: 48)"
     )
+    p.add_argument(
+        "--no-repeat-ngram-size",
+        type=int,
+        default=0,
+        help="forbid repeating any n-gram of this many tokens (stops loops; default: 0, off)",
+    )
+    p.add_argument(
+        "--by-score",
+        action="store_true",
+        help="rank beams by score alone (default: beams containing the suggestion first)",
+    )
     p.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: cuda when available)")
+    p.add_argument(
+        "--dtype",
+        choices=("auto", "float32", "bfloat16", "float16"),
+        default="auto",
+        help="auto: bfloat16 where the CPU/GPU computes it natively, else float32 (default: auto)",
+    )
     p.set_defaults(run=_run_paraphrase)
 
 
@@ -319,7 +336,9 @@ def _run_paraphrase(args) -> int:
         items = _read_questions(args.input)
     else:
         items = [(args.question, s) for s in (args.suggestion or [None])]
-    paraphraser = Paraphraser.from_pretrained(args.model or default_model_path(args.lang), device=args.device)
+    paraphraser = Paraphraser.from_pretrained(
+        args.model or default_model_path(args.lang), device=args.device, dtype=args.dtype
+    )
     results = paraphraser.paraphrase(
         [q for q, _ in items],
         [s for _, s in items],
@@ -327,6 +346,8 @@ def _run_paraphrase(args) -> int:
         num_return_sequences=args.num_return,
         batch_size=args.batch_size,
         max_new_tokens=args.max_new_tokens,
+        no_repeat_ngram_size=args.no_repeat_ngram_size,
+        prefer_suggestion=not args.by_score,
     )
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
@@ -345,6 +366,84 @@ def _run_paraphrase(args) -> int:
     return 0
 
 
+def _add_suggest(sub) -> None:
+    p = sub.add_parser(
+        "suggest",
+        help="suggestions for questions from PPDB, WordNet or Cilin",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Suggest phrases for the paraphraser to use, for each question of a file (one per line, or JSONL
+            with a "question" field). Writes JSONL: the question and its ranked suggestions (text, the question's
+            n-gram it paraphrases, token span, score, source, relation) and prints how many questions got any.
+            """
+        ),
+        epilog=textwrap.dedent(
+            """\
+            sources:
+              ppdb:FILE           PPDB 2.0 rules (plain or .gz, any size; indexed once on disk), the PPDB 2.0
+                                  human-labelled TSV, or 'word1 word2' pair lists
+              wordnet[:FOLDER]    WordNet synonyms by part of speech (Open English WordNet YAML; default: the
+                                  shared data's open_english_wordnet/yaml)
+              cilin[:FILE]        Chinese synonyms from HIT Cilin '=' groups (default: the shared data's copy)
+
+            examples:
+              paraguide suggest --source wordnet --input questions.txt --output suggestions.jsonl
+              paraguide suggest --source ppdb:ppdb-2.0-xl-lexical.gz --threshold 3 --relation Equivalence \\
+                  --input questions.txt
+              paraguide suggest --source cilin --input questions_zh.txt
+            """
+        ),
+    )
+    p.add_argument("--source", required=True, help="ppdb:FILE | wordnet[:FOLDER] | cilin[:FILE]")
+    p.add_argument("--input", required=True, help="questions: text (one per line) or JSONL with 'question'")
+    p.add_argument("--output", help="JSONL to write (default: standard output)")
+    p.add_argument("--top-k", type=int, default=10, help="suggestions kept per question (default: 10)")
+    p.add_argument("--threshold", type=float, default=0.25, help="ppdb: lowest score kept (default: 0.25)")
+    p.add_argument(
+        "--relation",
+        action="append",
+        help="ppdb: keep only this entailment relation (repeatable), e.g. Equivalence, ForwardEntailment",
+    )
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="ppdb: question language (default: en)")
+    p.add_argument("--batch-size", type=int, default=1000, help="questions per batch (default: 1000)")
+    p.set_defaults(run=_run_suggest)
+
+
+def _run_suggest(args) -> int:
+    import json
+
+    from tqdm.auto import tqdm
+
+    from paraguide.suggest import load_source
+
+    questions = [q for q, _ in _read_questions(args.input)]
+    options = {}
+    if args.source.startswith("ppdb"):
+        options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en")
+    source = load_source(args.source, **options)
+    found = 0
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        with tqdm(total=len(questions), unit="q", desc=f"suggest ({source.name})", disable=None) as bar:
+            for start in range(0, len(questions), args.batch_size):
+                batch = questions[start : start + args.batch_size]
+                for question, suggestions in zip(batch, source.suggest(batch, args.top_k), strict=True):
+                    found += bool(suggestions)
+                    record = {"question": question, "suggestions": [s.as_dict() for s in suggestions]}
+                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                bar.update(len(batch))
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    share = found / max(1, len(questions))
+    print(
+        f"{found} of {len(questions)} questions ({share:.1%}) got suggestions from {args.source}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paraguide",
@@ -357,6 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_prepare(sub)
     _add_train(sub)
     _add_paraphrase(sub)
+    _add_suggest(sub)
     return parser
 
 

@@ -170,7 +170,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
             **kwargs,
         )
         if self.config.use_copy:
-            log_probs = self._copy_log_probs(out, source_ids, attention_mask)
+            log_probs = self._copy_log_probs(out, source_ids, attention_mask, encoder_outputs)
         else:
             log_probs = F.log_softmax(out.logits.float(), dim=-1)
         loss = None
@@ -183,23 +183,35 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
             encoder_last_hidden_state=out.encoder_last_hidden_state,
         )
 
-    def _copy_log_probs(self, out, source_ids, attention_mask) -> torch.Tensor:
+    def _copy_log_probs(self, out, source_ids, attention_mask, encoder_outputs=None) -> torch.Tensor:
         encoder = out.encoder_last_hidden_state  # (B, S, d)
         decoder = out.decoder_hidden_states[-1]  # (B, T, d)
-        scores = (
-            self.copy_query(decoder) @ self.copy_key(encoder).transpose(1, 2) / math.sqrt(encoder.size(-1))
-        )
+        # The keys depend on the source only: during generation they are computed at the first step and
+        # kept with the encoder outputs, which generate() hands back unchanged at every step.
+        keys = encoder_outputs.get("copy_keys") if isinstance(encoder_outputs, dict) else None
+        if keys is None:
+            keys = self.copy_key(encoder)
+            if isinstance(encoder_outputs, dict) and not self.training:
+                encoder_outputs["copy_keys"] = keys
+        scores = self.copy_query(decoder) @ keys.transpose(1, 2) / math.sqrt(encoder.size(-1))
         if attention_mask is not None:
             scores = scores.masked_fill(attention_mask[:, None, :] == 0, torch.finfo(scores.dtype).min)
         attn = scores.float().softmax(-1)  # (B, T, S)
         context = attn.to(encoder.dtype) @ encoder
-        p_gen = torch.sigmoid(self.p_gen(torch.cat([decoder, context], dim=-1)).float())  # (B, T, 1)
-        vocab = out.logits.float().softmax(-1)  # (B, T, V)
-        copied = torch.zeros_like(vocab).scatter_add_(
-            -1, source_ids[:, None, :].expand(-1, attn.size(1), -1), attn
+        gate = self.p_gen(torch.cat([decoder, context], dim=-1)).float()  # (B, T, 1)
+        # In log space, touching the full vocabulary once: log P(w) = log p_gen + log P_vocab(w), then
+        # at the source tokens logaddexp with log((1 - p_gen) * copy mass of w). Copy mass of a token
+        # that occurs several times is the sum over its positions (attention @ same-token matrix), so
+        # every duplicate position scatters the same value. Padding has no attention: its mass is 0 (floored,
+        # so that its log has a finite gradient).
+        log_probs = F.log_softmax(out.logits.float(), dim=-1) + F.logsigmoid(gate)
+        same = (source_ids[:, :, None] == source_ids[:, None, :]).float()  # (B, S, S)
+        copy_mass = attn @ same  # (B, T, S)
+        index = source_ids[:, None, :].expand(-1, attn.size(1), -1)
+        mixed = torch.logaddexp(
+            log_probs.gather(-1, index), F.logsigmoid(-gate) + copy_mass.clamp_min(1e-30).log()
         )
-        # A floor keeps log finite for tokens with no probability at all (never a target in practice).
-        return torch.log((p_gen * vocab + (1 - p_gen) * copied).clamp_min(1e-12))
+        return log_probs.scatter(-1, index, mixed)
 
     def generate(self, input_ids: torch.LongTensor | None = None, **kwargs):
         kwargs.setdefault("source_ids", input_ids)
