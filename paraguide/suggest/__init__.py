@@ -1,7 +1,43 @@
-"""Suggestion sources: TextRank key phrases and phrase alignments (training data); PPDB, lexicons and
-context chunks arrive with the suggestion-sources work."""
+"""Suggestion sources. For training data: TextRank key phrases and phrase alignments. At use time, one
+batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like lists), WordNet and Cilin
+synonyms."""
 
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
+from paraguide.suggest.base import Suggestion, SuggestionSource
+from paraguide.suggest.lexicon import Cilin, WordNet
+from paraguide.suggest.ppdb import PPDB
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
-__all__ = ["AlignmentSuggester", "KeyPhrase", "Phrase", "TextRank", "monolingual_alignment", "occurs_in"]
+SOURCES = ("ppdb", "wordnet", "cilin")
+
+
+def load_source(spec: str, **options) -> SuggestionSource:
+    """A source from ``NAME[:PATH]``: ``ppdb:FILE`` (PPDB 2.0 rules, human labels or word pairs),
+    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``. ``options`` go to the source (e.g. ``threshold``)."""
+    name, _, path = spec.partition(":")
+    if name == "ppdb":
+        if not path:
+            raise ValueError("ppdb needs its file: --source ppdb:PATH")
+        return PPDB(path, **options)
+    if name == "wordnet":
+        return WordNet(path or None)
+    if name == "cilin":
+        return Cilin(path or None)
+    raise ValueError(f"unknown suggestion source {name!r}; choose one of {', '.join(SOURCES)} (NAME[:PATH])")
+
+
+__all__ = [
+    "PPDB",
+    "SOURCES",
+    "AlignmentSuggester",
+    "Cilin",
+    "KeyPhrase",
+    "Phrase",
+    "Suggestion",
+    "SuggestionSource",
+    "TextRank",
+    "WordNet",
+    "load_source",
+    "monolingual_alignment",
+    "occurs_in",
+]

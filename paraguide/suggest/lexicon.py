@@ -1,0 +1,272 @@
+"""Lexicon suggestions: WordNet synonyms by part of speech (Open English WordNet YAML, or NLTK's wordnet when
+installed) and Chinese synonyms from HIT Tongyici Cilin (``=`` groups). Antonyms stay loadable for the
+perturbation work.
+
+WordNet: each content word of the question is tagged (NLTK's tagger when its data is there, else every
+part of speech is tried; proper nouns are left alone), reduced to its WordNet lemma (WordNet's morphy detachment rules, checked against
+the lemma list), and its synonyms are the other members of its synsets, scored 1 / rank of the sense
+(the first, most frequent sense scores 1). The YAML is parsed once into a compact cached index.
+
+Cilin: each jieba word of the question (stop words and non-words skipped) suggests the other words of its
+``=`` (synonym) groups, scored 1 / number of groups the word belongs to (an unambiguous word's synonyms are
+safer). ``#`` groups (related, not synonyms) and ``@`` (words alone) give none. Antonym lines with an
+empty side are skipped and listed in ``skipped_antonym_lines``; lines without ``@`` are an error.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from paraguide.data.io import atomic_write, iter_lines
+from paraguide.errors import DataError
+from paraguide.suggest.base import Suggestion
+from paraguide.text.stopwords import is_word, load_stopwords
+from paraguide.text.tokenize import tokenize
+
+WORDNET_POS = ("n", "v", "a", "r")
+_PENN = {"N": "n", "V": "v", "J": "a", "R": "r"}
+# WordNet's morphy: suffix detachments per part of speech.
+_DETACH = {
+    "n": [("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"), ("ies", "y")],
+    "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")],
+    "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    "r": [],
+}  # fmt: skip
+INDEX_VERSION = 1
+
+
+def find_shared(relative: str) -> Path | None:
+    """A shared resource: under ``$PARAGUIDE_SHARED_DATA``, or ``shared/data`` beside the checkout or the
+    working folder."""
+    roots = [os.environ.get("PARAGUIDE_SHARED_DATA")]
+    here = Path(__file__).resolve().parents[2]
+    roots += [
+        here.parent / "shared" / "data",
+        Path.cwd().parent / "shared" / "data",
+        Path.cwd() / "shared" / "data",
+    ]
+    for root in roots:
+        if root and (Path(root) / relative).exists():
+            return Path(root) / relative
+    return None
+
+
+def _cache_file(kind: str, source: Path) -> Path:
+    cache = Path(os.environ.get("PARAGUIDE_CACHE", Path.home() / ".cache" / "paraguide"))
+    stamp = "".join(
+        f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns};" for p in sorted(source.glob("*.yaml*"))
+    )
+    digest = hashlib.sha1(f"v{INDEX_VERSION}:{source.resolve()}:{stamp}".encode()).hexdigest()[:12]
+    return cache / kind / f"{digest}.json.gz"
+
+
+def build_wordnet_index(folder: str | os.PathLike) -> dict:
+    """``{"lemmas": {lemma: {pos: [synset, ...]}}, "synsets": {synset: [member, ...]},
+    "antonyms": {lemma: {pos: [lemma, ...]}}}`` from Open English WordNet's YAML folder (cached)."""
+    import yaml
+
+    folder = Path(folder)
+    files = sorted(folder.glob("entries-*.yaml*"))
+    if not files:
+        raise FileNotFoundError(f"{folder}: no Open English WordNet entries-*.yaml(.gz) files")
+    cache = _cache_file("wordnet", folder)
+    if cache.exists():
+        with gzip.open(cache, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def load(path: Path):
+        with (
+            gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+        ) as f:
+            return yaml.load(f, Loader=loader)
+
+    lemmas: dict[str, dict[str, list[str]]] = {}
+    sense_lemma: dict[str, str] = {}
+    sense_antonyms: list[tuple[str, str, list[str]]] = []
+    for path in files:
+        for lemma, by_pos in (load(path) or {}).items():
+            lemma = str(lemma)
+            for pos, entry in by_pos.items():
+                pos = "a" if pos == "s" else pos
+                for sense in entry.get("sense", []):
+                    lemmas.setdefault(lemma.lower(), {}).setdefault(pos, []).append(sense["synset"])
+                    sense_lemma[sense["id"]] = lemma
+                    if sense.get("antonym"):
+                        sense_antonyms.append((lemma.lower(), pos, sense["antonym"]))
+    synsets: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*.*.yaml*")):
+        if path.name.startswith(("entries-", "frames")):
+            continue
+        for synset_id, synset in (load(path) or {}).items():
+            synsets[str(synset_id)] = [str(m) for m in synset.get("members", [])]
+    antonyms: dict[str, dict[str, list[str]]] = {}
+    for lemma, pos, ids in sense_antonyms:
+        found = antonyms.setdefault(lemma, {}).setdefault(pos, [])
+        found += [sense_lemma[i] for i in ids if i in sense_lemma and sense_lemma[i] not in found]
+    index = {"lemmas": lemmas, "synsets": synsets, "antonyms": antonyms}
+    with atomic_write(cache) as f:  # gzip-compressed: the path ends in .gz
+        json.dump(index, f)
+    return index
+
+
+class WordNet:
+    """WordNet synonyms: ``WordNet().suggest(questions)``; ``synonyms("car", "n")``, ``antonyms("good")``."""
+
+    name = "wordnet"
+
+    def __init__(self, path: str | os.PathLike | None = None, stopwords: frozenset[str] | None = None):
+        path = Path(path) if path else find_shared("open_english_wordnet/yaml")
+        if path is None:
+            raise FileNotFoundError(
+                "no WordNet: pass the Open English WordNet YAML folder (open_english_wordnet/yaml in the "
+                "shared data), or set PARAGUIDE_SHARED_DATA"
+            )
+        index = build_wordnet_index(path)
+        self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+        self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
+
+    def lemmatize(self, word: str, pos: str) -> list[str]:
+        """WordNet lemmas of ``word`` as ``pos``: itself if listed, else morphy's detachments that are."""
+        word = word.lower()
+        found = [word] if pos in self.lemmas.get(word, {}) else []
+        for suffix, ending in _DETACH[pos]:
+            if word.endswith(suffix) and len(word) > len(suffix):
+                base = word[: len(word) - len(suffix)] + ending
+                if pos in self.lemmas.get(base, {}) and base not in found:
+                    found.append(base)
+        return found
+
+    def synonyms(self, word: str, pos: str | None = None) -> list[tuple[str, float, str]]:
+        """``(synonym, score, pos)`` ranked: 1 / rank of the sense it comes from."""
+        best: dict[str, tuple[str, float, str]] = {}
+        for p in [pos] if pos else WORDNET_POS:
+            for lemma in self.lemmatize(word, p):
+                for rank, synset in enumerate(self.lemmas[lemma][p], 1):
+                    for member in self.synsets.get(synset, []):
+                        text = member.lower()
+                        if text != lemma and (text not in best or best[text][1] < 1 / rank):
+                            best[text] = (text, 1 / rank, p)
+        return sorted(best.values(), key=lambda x: (-x[1], x[0]))
+
+    def antonyms(self, word: str, pos: str | None = None) -> list[str]:
+        out: list[str] = []
+        for p in [pos] if pos else WORDNET_POS:
+            for lemma in self.lemmatize(word, p):
+                out += [a for a in self._antonyms.get(lemma, {}).get(p, []) if a not in out]
+        return out
+
+    def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        from paraguide.text.pos import has_tagger, pos_tag
+
+        tagged = has_tagger("en")
+        results = []
+        for question in questions:
+            if tagged:
+                tokens = pos_tag(question, "en")
+                words = [(t.text, _PENN.get(t.tag[:1])) for t in tokens]
+                tags = [t.tag for t in tokens]
+            else:
+                words = [(w, None) for w in tokenize(question, "en")]
+            present = {w.lower() for w, _ in words}
+            best: dict[str, Suggestion] = {}
+            for i, (word, pos) in enumerate(words):
+                if (tagged and pos is None) or word.lower() in self.stopwords or not is_word(word):
+                    continue
+                if tagged and tags[i].startswith("NNP"):
+                    continue  # names (Super Bowl, Beyoncé) are not paraphrased
+                for text, score, p in self.synonyms(word, pos):
+                    if text in present or text in best and best[text].score >= score:
+                        continue
+                    best[text] = Suggestion(text, word.lower(), (i, i + 1), round(score, 4), self.name, p)
+            ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
+            results.append(ranked[:top_k] if top_k else ranked)
+        return results
+
+
+def read_cilin(path: str | os.PathLike) -> Iterator[tuple[str, str, list[str]]]:
+    """``(code, flag, words)`` per line of HIT Cilin (extended): ``Aa01A01= 人 士 人物``."""
+    for line_no, text in iter_lines(path):
+        if not text.strip():
+            continue
+        code, _, rest = text.strip().partition(" ")
+        if len(code) != 8 or code[-1] not in "=#@":
+            raise DataError(
+                str(path), "expected an 8-character code ending in =, # or @", line=line_no, field="code"
+            )
+        yield code, code[-1], rest.split()
+
+
+class Cilin:
+    """Chinese synonyms from HIT Cilin: ``Cilin().suggest(questions)``; ``synonyms("电脑")``."""
+
+    name = "cilin"
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        antonyms: str | os.PathLike | None = None,
+        stopwords: frozenset[str] | None = None,
+    ):
+        path = Path(path) if path else find_shared("zh_cilin/hit_cilin_extended.utf8.txt")
+        if path is None:
+            raise FileNotFoundError(
+                "no Cilin: pass the HIT Cilin file (zh_cilin/hit_cilin_extended.utf8.txt in the shared data), "
+                "or set PARAGUIDE_SHARED_DATA"
+            )
+        self.groups: dict[str, list[list[str]]] = {}
+        for _, flag, words in read_cilin(path):
+            if flag == "=" and len(words) > 1:
+                for w in words:
+                    self.groups.setdefault(w, []).append(words)
+        antonyms = Path(antonyms) if antonyms else find_shared("zh_cilin/antonym.txt")
+        self._antonyms: dict[str, list[str]] = {}
+        self.skipped_antonym_lines: list[int] = []  # one side empty (two such lines in the public list)
+        if antonyms is not None:
+            for line_no, text in iter_lines(antonyms):
+                if not text.strip():
+                    continue
+                a, sep, b = text.strip().partition("@")
+                if not sep:
+                    raise DataError(str(antonyms), "expected 'word1@word2'", line=line_no)
+                if not a or not b:
+                    self.skipped_antonym_lines.append(line_no)
+                    continue
+                for x, y in ((a, b), (b, a)):
+                    if y not in self._antonyms.setdefault(x, []):
+                        self._antonyms[x].append(y)
+        self.stopwords = stopwords if stopwords is not None else load_stopwords("zh")
+
+    def synonyms(self, word: str) -> list[tuple[str, float]]:
+        groups = self.groups.get(word, [])
+        seen: dict[str, float] = {}
+        for words in groups:
+            for w in words:
+                if w != word and w not in seen:
+                    seen[w] = 1 / len(groups)
+        return list(seen.items())
+
+    def antonyms(self, word: str) -> list[str]:
+        return list(self._antonyms.get(word, []))
+
+    def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        results = []
+        for question in questions:
+            words = tokenize(question, "zh")
+            present = set(words)
+            best: dict[str, Suggestion] = {}
+            for i, word in enumerate(words):
+                if word in self.stopwords or not is_word(word):
+                    continue
+                for text, score in self.synonyms(word):
+                    if text in present or text in question or text in best and best[text].score >= score:
+                        continue
+                    best[text] = Suggestion(text, word, (i, i + 1), round(score, 4), self.name)
+            ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
+            results.append(ranked[:top_k] if top_k else ranked)
+        return results

@@ -1,0 +1,176 @@
+"""WordNet and Cilin suggestions: lemmas by part of speech, sense-ranked synonyms, antonyms, Chinese groups."""
+
+import gzip
+
+import pytest
+from conftest import shared
+
+from paraguide.errors import DataError
+from paraguide.suggest import load_source
+from paraguide.suggest.lexicon import Cilin, WordNet
+
+# Open English WordNet's YAML layout, with a handful of the project's own entries.
+ENTRIES = """\
+car:
+  n:
+    sense:
+    - id: 'car%1:06:00::'
+      synset: 00000001-n
+    - id: 'car%1:06:01::'
+      synset: 00000002-n
+automobile:
+  n:
+    sense:
+    - id: 'automobile%1:06:00::'
+      synset: 00000001-n
+fix:
+  v:
+    sense:
+    - id: 'fix%2:30:00::'
+      synset: 00000003-v
+repair:
+  v:
+    sense:
+    - id: 'repair%2:30:00::'
+      synset: 00000003-v
+good:
+  a:
+    sense:
+    - id: 'good%3:00:01::'
+      synset: 00000004-a
+      antonym:
+      - 'bad%3:00:00::'
+bad:
+  a:
+    sense:
+    - id: 'bad%3:00:00::'
+      synset: 00000005-a
+"""
+NOUNS = """\
+00000001-n:
+  members:
+  - car
+  - automobile
+  - motorcar
+  partOfSpeech: n
+00000002-n:
+  members:
+  - car
+  - railcar
+  partOfSpeech: n
+"""
+VERBS = """\
+00000003-v:
+  members:
+  - fix
+  - repair
+  - mend
+  partOfSpeech: v
+"""
+ADJS = """\
+00000004-a:
+  members:
+  - good
+  partOfSpeech: a
+00000005-a:
+  members:
+  - bad
+  partOfSpeech: a
+"""
+
+
+@pytest.fixture
+def wordnet(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "yaml"
+    folder.mkdir()
+    for name, text in (
+        ("entries-a.yaml.gz", ENTRIES),
+        ("noun.artifact.yaml.gz", NOUNS),
+        ("verb.change.yaml.gz", VERBS),
+        ("adj.all.yaml.gz", ADJS),
+    ):
+        with gzip.open(folder / name, "wt", encoding="utf-8") as f:
+            f.write(text)
+    return folder
+
+
+def test_synonyms_rank_by_sense_and_lemmatize(wordnet):
+    wn = WordNet(wordnet)
+    assert wn.synonyms("car", "n") == [
+        ("automobile", 1.0, "n"),
+        ("motorcar", 1.0, "n"),
+        ("railcar", 0.5, "n"),
+    ]
+    assert wn.lemmatize("cars", "n") == ["car"] and wn.lemmatize("fixing", "v") == ["fix"]
+    assert [s for s, _, _ in wn.synonyms("fixed", "v")] == ["mend", "repair"]
+    assert wn.synonyms("car", "v") == []
+    assert wn.antonyms("good") == ["bad"] and wn.antonyms("good", "n") == []
+
+
+def test_suggestions_skip_stop_words_and_words_in_the_question(wordnet):
+    [found] = WordNet(wordnet).suggest(["How do I fix my car or automobile?"])
+    by_text = {s.text: s for s in found}
+    assert set(by_text) == {"mend", "repair", "motorcar", "railcar"}  # automobile is already there
+    assert (by_text["repair"].matched, by_text["repair"].span, by_text["repair"].relation) == (
+        "fix",
+        (3, 4),
+        "v",
+    )
+    assert found[-1].text == "railcar"  # second sense ranks last
+
+
+def test_the_parsed_index_is_cached_and_rebuilt_when_the_folder_changes(wordnet, tmp_path, monkeypatch):
+    import yaml
+
+    WordNet(wordnet)
+    assert len(list((tmp_path / "cache" / "wordnet").iterdir())) == 1
+
+    def no_yaml(*args, **kwargs):
+        raise AssertionError("YAML parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(yaml, "load", no_yaml)
+        assert WordNet(wordnet).synonyms("car", "n")[0][0] == "automobile"
+    (wordnet / "noun.artifact.yaml.gz").unlink()
+    assert WordNet(wordnet).synonyms("car", "n") == []  # rebuilt without the noun synsets
+
+
+def test_cilin_groups_scores_and_antonyms(tmp_path):
+    cilin_file = tmp_path / "cilin.txt"
+    cilin_file.write_text(
+        "Ba01A01= 电脑 计算机 微机\nBa01A02# 电脑 平板\nBa01B01@ 键盘\nBa02A01= 电脑 处理器\n"
+    )
+    antonyms = tmp_path / "antonym.txt"
+    antonyms.write_text("便宜@昂贵\n昂贵@便宜\n@笑\n")
+    cilin = Cilin(cilin_file, antonyms=antonyms, stopwords=frozenset({"的", "吗"}))
+    assert sorted(cilin.synonyms("电脑")) == [("处理器", 0.5), ("微机", 0.5), ("计算机", 0.5)]
+    assert cilin.synonyms("平板") == [] and cilin.synonyms("键盘") == []
+    assert cilin.antonyms("便宜") == ["昂贵"] and cilin.skipped_antonym_lines == [3]
+    [found] = cilin.suggest(["便宜的电脑好用吗"])
+    assert sorted(s.text for s in found) == ["处理器", "微机", "计算机"]
+    assert all(s.matched == "电脑" and s.source == "cilin" for s in found)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Ba01A01= 电脑\nnot a line\n")
+    with pytest.raises(DataError, match=r"bad.txt:2.*8-character code"):
+        Cilin(bad, antonyms=antonyms)
+    with pytest.raises(DataError, match=r"cilin.txt:1.*word1@word2"):
+        Cilin(cilin_file, antonyms=cilin_file)
+
+
+def test_unknown_source_and_missing_path():
+    with pytest.raises(ValueError, match="unknown suggestion source 'thesaurus'"):
+        load_source("thesaurus")
+    with pytest.raises(ValueError, match="ppdb needs its file"):
+        load_source("ppdb")
+
+
+def test_shared_wordnet_and_cilin(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    wn = WordNet(shared("open_english_wordnet/yaml"))
+    assert "automobile" in [s for s, _, _ in wn.synonyms("car", "n")]
+    assert "bad" in wn.antonyms("good", "a")
+    cilin = Cilin(shared("zh_cilin/hit_cilin_extended.utf8.txt"), shared("zh_cilin/antonym.txt"))
+    assert "计算机" in [w for w, _ in cilin.synonyms("电脑")]
+    [found] = cilin.suggest(["怎么学习电脑编程"])
+    assert found and all(s.text not in "怎么学习电脑编程" for s in found)
