@@ -15,6 +15,7 @@ import torch
 
 from paraguide.model.copy import CopyGenerator
 from paraguide.model.tokenizer import load_tokenizer, model_input
+from paraguide.text.normalize import normalize
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 BUNDLED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
@@ -115,7 +116,7 @@ class Paraphraser:
         """For each question (with its suggestion, if any), ``num_return_sequences`` paraphrases, best first.
 
         ``prefer_suggestion``: with beam search, every beam is returned and those that contain the
-        suggestion rank first (by score within each group); the beams are computed anyway, so this costs
+        suggestion rank first (in beam-search order within each group); the beams are computed anyway, so this costs
         nothing, and it is what the suggestion asks for. ``False``: by score alone."""
         if isinstance(questions, str):
             raise TypeError("questions must be a list of strings; wrap a single question in a list")
@@ -126,7 +127,12 @@ class Paraphraser:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
         rerank = prefer_suggestion and not do_sample and num_beams > 1
         returned = num_beams if rerank else num_return_sequences
-        texts = [model_input(s, q) for q, s in zip(questions, suggestions, strict=True)]
+        # The training data was NFKC-normalised by `paraguide prepare` (full-width ？ became ?): the same here,
+        # or the model meets characters it never saw.
+        texts = [
+            model_input(normalize(s) if s else s, normalize(q))
+            for q, s in zip(questions, suggestions, strict=True)
+        ]
         encoded = self.tokenizer(
             texts, truncation=True, max_length=self.model.config.backbone.get("max_position_embeddings", 256)
         )
@@ -152,12 +158,12 @@ class Paraphraser:
             scores = self._scores(out, num_beams, do_sample)
             decoded = self.tokenizer.batch_decode(out.sequences, skip_special_tokens=True)
             for k, i in enumerate(idx):
-                suggestion = suggestions[i] or ""
+                suggestion = normalize(suggestions[i]) if suggestions[i] else ""
                 candidates = []
                 for j in range(k * returned, (k + 1) * returned):
                     text = decoded[j].strip()
                     candidates.append(Paraphrase(text, scores[j], suggestion, includes(text, suggestion)))
-                if rerank:  # stable: score order within the two groups
+                if rerank:  # stable: beam-search order within the two groups
                     candidates.sort(key=lambda p: not p.includes_suggestion)
                 results[i] = candidates[:num_return_sequences]
         return results
