@@ -386,17 +386,24 @@ def _add_suggest(sub) -> None:
               wordnet[:FOLDER]    WordNet synonyms by part of speech (Open English WordNet YAML; default: the
                                   shared data's open_english_wordnet/yaml)
               cilin[:FILE]        Chinese synonyms from HIT Cilin '=' groups (default: the shared data's copy)
+              context             adversarial: phrases near a same-type distractor of the answer in the
+                                  context; --input is SQuAD JSON or JSONL with question, context, answer
 
             examples:
               paraguide suggest --source wordnet --input questions.txt --output suggestions.jsonl
               paraguide suggest --source ppdb:ppdb-2.0-xl-lexical.gz --threshold 3 --relation Equivalence \\
                   --input questions.txt
               paraguide suggest --source cilin --input questions_zh.txt
+              paraguide suggest --source context --input dev-v1.1.json --output adversarial.jsonl
             """
         ),
     )
-    p.add_argument("--source", required=True, help="ppdb:FILE | wordnet[:FOLDER] | cilin[:FILE]")
-    p.add_argument("--input", required=True, help="questions: text (one per line) or JSONL with 'question'")
+    p.add_argument("--source", required=True, help="ppdb:FILE | wordnet[:FOLDER] | cilin[:FILE] | context")
+    p.add_argument(
+        "--input",
+        required=True,
+        help="questions: text (one per line) or JSONL with 'question'; context: SQuAD JSON or JSONL",
+    )
     p.add_argument("--output", help="JSONL to write (default: standard output)")
     p.add_argument("--top-k", type=int, default=10, help="suggestions kept per question (default: 10)")
     p.add_argument("--threshold", type=float, default=0.25, help="ppdb: lowest score kept (default: 0.25)")
@@ -405,9 +412,37 @@ def _add_suggest(sub) -> None:
         action="append",
         help="ppdb: keep only this entailment relation (repeatable), e.g. Equivalence, ForwardEntailment",
     )
-    p.add_argument("--lang", choices=("en", "zh"), default=None, help="ppdb: question language (default: en)")
+    p.add_argument("--lang", choices=("en", "zh"), default=None, help="ppdb, context: language (default: en)")
     p.add_argument("--batch-size", type=int, default=1000, help="questions per batch (default: 1000)")
+    p.add_argument("--ner", help="context: an installed spaCy NER pipeline to type answers (default: rules)")
     p.set_defaults(run=_run_suggest)
+
+
+def _read_qa(path: str) -> list[dict]:
+    """(question, context, answer, answer_start) records from SQuAD JSON or JSONL."""
+    from paraguide.data.io import read_jsonl
+    from paraguide.data.squad import SquadReader
+    from paraguide.errors import DataError
+
+    rows = []
+    if path.endswith((".json", ".json.gz")):
+        for r in SquadReader(path):
+            answer = (r.get("answers") or [{}])[0]
+            rows.append(
+                dict(
+                    question=r["question"],
+                    context=r["context"],
+                    answer=answer.get("text", ""),
+                    answer_start=answer.get("answer_start"),
+                )
+            )
+        return rows
+    for line, obj in read_jsonl(path):
+        for key in ("question", "context", "answer"):
+            if not isinstance(obj.get(key), str):
+                raise DataError(path, f"missing or non-string field {key!r}", line=line, field=key)
+        rows.append(dict(obj, answer_start=obj.get("answer_start")))
+    return rows
 
 
 def _run_suggest(args) -> int:
@@ -417,10 +452,18 @@ def _run_suggest(args) -> int:
 
     from paraguide.suggest import load_source
 
-    questions = [q for q, _ in _read_questions(args.input)]
+    extra: dict[str, list] = {}
+    if args.source.split(":")[0] == "context":
+        rows = _read_qa(args.input)
+        questions = [r["question"] for r in rows]
+        extra = {k: [r[k[:-1]] for r in rows] for k in ("contexts", "answers", "answer_starts")}
+    else:
+        questions = [q for q, _ in _read_questions(args.input)]
     options = {}
     if args.source.startswith("ppdb"):
         options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en")
+    elif args.source.startswith("context"):
+        options = dict(lang=args.lang or "en", ner=args.ner)
     source = load_source(args.source, **options)
     found = 0
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
@@ -428,7 +471,10 @@ def _run_suggest(args) -> int:
         with tqdm(total=len(questions), unit="q", desc=f"suggest ({source.name})", disable=None) as bar:
             for start in range(0, len(questions), args.batch_size):
                 batch = questions[start : start + args.batch_size]
-                for question, suggestions in zip(batch, source.suggest(batch, args.top_k), strict=True):
+                more = {k: v[start : start + args.batch_size] for k, v in extra.items()}
+                for question, suggestions in zip(
+                    batch, source.suggest(batch, args.top_k, **more), strict=True
+                ):
                     found += bool(suggestions)
                     record = {"question": question, "suggestions": [s.as_dict() for s in suggestions]}
                     out.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -1,14 +1,15 @@
 """Suggestion sources. For training data: TextRank key phrases and phrase alignments. At use time, one
 batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like lists), WordNet and Cilin
-synonyms."""
+synonyms, and adversarial context chunks (which also take each question's context and answer)."""
 
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
 from paraguide.suggest.base import Suggestion, SuggestionSource
+from paraguide.suggest.context import ContextChunks
 from paraguide.suggest.lexicon import Cilin, WordNet
 from paraguide.suggest.ppdb import PPDB
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
-SOURCES = ("ppdb", "wordnet", "cilin")
+SOURCES = ("ppdb", "wordnet", "cilin", "context")
 
 
 def load_source(spec: str, **options) -> SuggestionSource:
@@ -23,6 +24,8 @@ def load_source(spec: str, **options) -> SuggestionSource:
         return WordNet(path or None)
     if name == "cilin":
         return Cilin(path or None)
+    if name == "context":
+        return ContextChunks(**options)
     raise ValueError(f"unknown suggestion source {name!r}; choose one of {', '.join(SOURCES)} (NAME[:PATH])")
 
 
@@ -31,6 +34,7 @@ __all__ = [
     "SOURCES",
     "AlignmentSuggester",
     "Cilin",
+    "ContextChunks",
     "KeyPhrase",
     "Phrase",
     "Suggestion",
