@@ -37,19 +37,11 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_model  # benchmarks/machine.py, beside this script
+
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = dict(layers=3, hidden=256, ff=1024, heads=4)
 FORCED = 30
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def timed(cmd: list[str], log: Path, env: dict | None = None) -> tuple[float, float]:

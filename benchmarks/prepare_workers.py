@@ -18,17 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import cpu_model  # benchmarks/machine.py, beside this script
+
 from paraguide.pipeline.prepare import PrepareConfig, output_paths, prepare
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:

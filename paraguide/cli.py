@@ -369,7 +369,7 @@ def _run_paraphrase(args) -> int:
 def _add_suggest(sub) -> None:
     p = sub.add_parser(
         "suggest",
-        help="suggestions for questions from PPDB, WordNet or Cilin",
+        help="suggestions for questions from PPDB, WordNet, Cilin or the context (adversarial)",
         formatter_class=_formatter,
         description=textwrap.dedent(
             """\
