@@ -493,7 +493,7 @@ def _run_suggest(args) -> int:
 def _add_score(sub) -> None:
     p = sub.add_parser(
         "score",
-        help="similarity score of each question pair (lexical, embedding)",
+        help="similarity score of each question pair (sim, embedding, lexical)",
         formatter_class=_formatter,
         description=textwrap.dedent(
             """\
@@ -505,6 +505,7 @@ def _add_score(sub) -> None:
         epilog=textwrap.dedent(
             """\
             scorers:
+              sim[:FOLDER]          averaged sub-word embeddings (default: the bundled sim-en / sim-zh for --lang)
               lexical[:MEASURE]     LCQMC's measures: word_overlap (default), ngram_overlap, edit_similarity, cosine
               embedding[:FOLDER]    cosine of sentence-transformers embeddings (default: bundled all-MiniLM-L6-v2)
 
@@ -514,7 +515,7 @@ def _add_score(sub) -> None:
             """
         ),
     )
-    p.add_argument("--scorer", required=True, help="lexical[:MEASURE] | embedding[:FOLDER]")
+    p.add_argument("--scorer", required=True, help="sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE]")
     p.add_argument("--input", required=True, help="pairs file (format detected)")
     p.add_argument(
         "--format", default="auto", help="pair format: auto, quora, tsv, tsv-unlabelled, mrpc, jsonl"
@@ -563,6 +564,72 @@ def _run_score(args) -> int:
     return 0
 
 
+def _add_train_scorer(sub) -> None:
+    from paraguide.score.sim import SimConfig
+
+    p = sub.add_parser(
+        "train-scorer",
+        help="train a sim scorer (averaged sub-word embeddings) on paraphrase pairs",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Train the paper's kind of similarity scorer (Wieting & Gimpel 2018): a SentencePiece vocabulary and a
+            table of sub-word embeddings whose average, compared by cosine, separates paraphrases from other
+            sentences (margin loss, hardest negatives within mega-batches). Any language. Positive pairs of the
+            file are used (labelled 1, or unlabelled); prepare's JSONL (source/target) works too.
+            """
+        ),
+        epilog=textwrap.dedent(
+            """\
+            examples:
+              paraguide train-scorer --pairs runs/quora/train.jsonl --output-dir scorers/sim-en
+              paraguide train-scorer --pairs ../shared/data/lcqmc/train.tsv.gz --output-dir scorers/sim-zh
+              paraguide score --scorer sim:scorers/sim-en --input pairs.tsv
+            """
+        ),
+    )
+    p.add_argument("--pairs", required=True, help="paraphrase pairs (format detected)")
+    p.add_argument(
+        "--output-dir", required=True, help="folder for model.safetensors, config.json, spiece.model"
+    )
+    p.add_argument("--format", default="auto", help="pair format (default: detected)")
+    _add_dataclass_args(
+        p,
+        SimConfig,
+        help_text={
+            "dim": "embedding size",
+            "vocab_size": "SentencePiece vocabulary size",
+            "lowercase": "keep case (default: lower-case)",
+            "margin": "margin of the loss",
+            "batch_size": "pairs per step",
+            "megabatch": "batches searched together for the hardest negatives",
+            "epochs": "passes over the pairs",
+            "lr": "Adam learning rate",
+            "seed": "shuffling and initialisation seed",
+        },
+    )
+    p.set_defaults(run=_run_train_scorer)
+
+
+def _run_train_scorer(args) -> int:
+    import dataclasses
+
+    from paraguide.data.pairs import read_pairs
+    from paraguide.score.sim import SimConfig, train_sim
+    from paraguide.text.normalize import pair_key
+
+    seen, pairs = set(), []
+    for p in read_pairs(args.pairs, args.format):
+        key = pair_key(p.a, p.b)
+        if p.is_positive and key not in seen:  # prepare's output repeats a pair per suggestion
+            seen.add(key)
+            pairs.append((p.a, p.b))
+    config = SimConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(SimConfig)})
+    train_sim(pairs, args.output_dir, config)
+    print(f"trained on {len(pairs)} pairs; saved in {args.output_dir}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paraguide",
@@ -577,6 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_paraphrase(sub)
     _add_suggest(sub)
     _add_score(sub)
+    _add_train_scorer(sub)
     return parser
 
 

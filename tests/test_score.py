@@ -91,3 +91,17 @@ def test_score_command(write, capsys):
     bad = write("bad.tsv", f"{A}\t{B}\t1\nonly one column\n")
     assert main(["score", "--scorer", "lexical", "--input", str(bad), "--format", "tsv"]) == 1
     assert "bad.tsv:2" in capsys.readouterr().err
+
+
+def test_calibrated_thresholds():
+    from paraguide.score import default_threshold
+
+    # Stricter uses have higher thresholds, for every calibrated scorer and language.
+    for scorer in ("sim", "embedding", "lexical", "lexical:cosine"):
+        for lang in ("en", "zh"):
+            t = [default_threshold(scorer, use, lang) for use in ("testset", "augment", "adversarial")]
+            assert t[0] >= t[1] >= t[2], (scorer, lang, t)
+    with pytest.raises(ValueError, match="its own scale"):
+        default_threshold("sim:/my/own/sim", "testset")
+    with pytest.raises(ValueError, match="unknown use"):
+        default_threshold("sim", "paraphrase")

@@ -7,7 +7,6 @@ is one, and returned in input order. No suggestion (None or "") means the empty 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -15,9 +14,9 @@ import torch
 
 from paraguide.model.copy import CopyGenerator
 from paraguide.model.tokenizer import load_tokenizer, model_input
+from paraguide.text.match import includes
 from paraguide.text.normalize import normalize
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 BUNDLED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 
 
@@ -42,16 +41,6 @@ class Paraphrase:
 
     def as_dict(self) -> dict:
         return asdict(self)
-
-
-def includes(text: str, suggestion: str) -> bool:
-    """Does ``text`` contain the suggestion (case-free; whole words unless it is Chinese)?"""
-    if not suggestion:
-        return False
-    text, suggestion = " ".join(text.lower().split()), " ".join(suggestion.lower().split())
-    if _CJK.search(suggestion):
-        return suggestion.replace(" ", "") in text.replace(" ", "")
-    return re.search(r"(?<!\w)" + re.escape(suggestion) + r"(?!\w)", text) is not None
 
 
 def resolve_dtype(dtype: str | torch.dtype, device: torch.device) -> torch.dtype:

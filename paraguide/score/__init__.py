@@ -1,19 +1,45 @@
 """Similarity scorers for question pairs (one batch-first interface, ``scorer.score(pairs)``) and the
-metrics that judge them. Lexical measures (LCQMC's), and sentence embeddings (sentence-transformers; the
-bundled all-MiniLM-L6-v2 by default)."""
+metrics that judge them: the trainable sim scorer (averaged sub-word embeddings, Wieting & Gimpel 2018),
+sentence embeddings (sentence-transformers; the bundled all-MiniLM-L6-v2 by default) and LCQMC's lexical
+measures."""
 
 from paraguide.score.base import Scorer
 from paraguide.score.embedding import EmbeddingScorer
 from paraguide.score.lexical import MEASURES, LexicalScorer
 from paraguide.score.metrics import best_threshold_accuracy, roc_auc
+from paraguide.score.sim import SimConfig, SimScorer, bundled_sim_path, train_sim
 
-SCORERS = ("lexical", "embedding")
+SCORERS = ("sim", "embedding", "lexical")
+USES = ("testset", "augment", "adversarial")
+
+
+def default_threshold(scorer: str, use: str = "testset", lang: str = "en") -> float:
+    """The calibrated threshold of a scorer (``sim``, ``embedding``, ``lexical:word_overlap`` ...) for a
+    use (``testset``, ``augment``, ``adversarial``) and language; see docs/score.md for the calibration
+    (``data_prep/calibrate_thresholds.py``). A scorer loaded from another folder than the bundled one has
+    its own scale: calibrate it the same way."""
+    import json
+    from pathlib import Path
+
+    if use not in USES:
+        raise ValueError(f"unknown use {use!r}; choose one of {', '.join(USES)}")
+    table = json.loads((Path(__file__).parent / "thresholds.json").read_text(encoding="utf-8"))["thresholds"]
+    key = "lexical:word_overlap" if scorer == "lexical" else scorer
+    if key not in table or lang not in table[key]:
+        raise ValueError(
+            f"no calibrated threshold for {scorer!r} in {lang!r} (a scorer from another folder has its own "
+            "scale: calibrate it with data_prep/calibrate_thresholds.py's method)"
+        )
+    return float(table[key][lang][use])
 
 
 def load_scorer(spec: str, lang: str = "en") -> Scorer:
-    """``lexical[:MEASURE]`` (word_overlap default; ngram_overlap, edit_similarity, cosine) or
-    ``embedding[:MODEL_FOLDER]`` (default: the bundled all-MiniLM-L6-v2)."""
+    """``sim[:FOLDER]`` (default: the bundled sim scorer of ``lang``), ``embedding[:MODEL_FOLDER]``
+    (default: the bundled all-MiniLM-L6-v2) or ``lexical[:MEASURE]`` (word_overlap default; ngram_overlap,
+    edit_similarity, cosine)."""
     name, _, arg = spec.partition(":")
+    if name == "sim":
+        return SimScorer(arg or bundled_sim_path(lang))
     if name == "lexical":
         return LexicalScorer(arg or "word_overlap", lang=lang)
     if name == "embedding":
@@ -27,7 +53,12 @@ __all__ = [
     "EmbeddingScorer",
     "LexicalScorer",
     "Scorer",
+    "SimConfig",
+    "SimScorer",
+    "USES",
     "best_threshold_accuracy",
+    "default_threshold",
     "load_scorer",
     "roc_auc",
+    "train_sim",
 ]

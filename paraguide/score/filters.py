@@ -1,0 +1,177 @@
+"""Filters that decide which paraphrase candidates are kept, composable and batch-first; every dropped
+candidate records which filter dropped it and why.
+
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), LengthRatio(),
+                         StillAQuestion("en"), AnswerNotLeaked(), SimilarityFilter(scorer, 0.8)])
+    kept = chain(candidates)          # candidates carry .dropped = "filter: reason" or None
+    chain.counts                      # {"differs_from_source": 3, ...}: drops per filter
+
+Cheap filters go first: a later filter sees only the candidates still standing, so the similarity model
+scores only those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from paraguide.score.base import Scorer
+from paraguide.text.match import includes
+from paraguide.text.normalize import normalize
+from paraguide.text.tokenize import tokenize
+
+
+@dataclass
+class Candidate:
+    source: str  # the original question
+    text: str  # the paraphrase
+    suggestion: str = ""
+    answer: str | None = None  # QA: the original question's answer
+    lang: str = "en"
+    scores: dict[str, float] = field(default_factory=dict)
+    dropped: str | None = None  # "filter: reason" once a filter drops it
+    meta: dict = field(default_factory=dict)
+
+
+class Filter:
+    name = "filter"
+
+    def __call__(self, candidates: Sequence[Candidate]) -> list[Candidate]:
+        """Mark the failing candidates among those still standing; return the ones still standing."""
+        standing = [c for c in candidates if c.dropped is None]
+        for c, reason in zip(standing, self.reasons(standing), strict=True):
+            if reason is not None:
+                c.dropped = f"{self.name}: {reason}"
+        return [c for c in standing if c.dropped is None]
+
+    def reasons(self, candidates: Sequence[Candidate]) -> list[str | None]:
+        """None to keep a candidate, else why it is dropped."""
+        raise NotImplementedError
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[\W_]+", " ", normalize(text, lowercase=True)).strip()
+
+
+class DiffersFromSource(Filter):
+    """Drop a paraphrase equal to its source once case, punctuation and spaces are ignored."""
+
+    name = "differs_from_source"
+
+    def reasons(self, candidates):
+        return ["same as the source" if _plain(c.text) == _plain(c.source) else None for c in candidates]
+
+
+class ContainsSuggestion(Filter):
+    """Drop a paraphrase that does not use its (non-empty) suggestion."""
+
+    name = "contains_suggestion"
+
+    def reasons(self, candidates):
+        return [
+            f"suggestion {c.suggestion!r} not used"
+            if c.suggestion and not includes(c.text, c.suggestion)
+            else None
+            for c in candidates
+        ]
+
+
+class LengthRatio(Filter):
+    """Drop a paraphrase whose length in tokens is outside [low, high] times its source's."""
+
+    name = "length_ratio"
+
+    def __init__(self, low: float = 0.5, high: float = 2.0):
+        self.low, self.high = low, high
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            ratio = len(tokenize(c.text, c.lang)) / max(1, len(tokenize(c.source, c.lang)))
+            out.append(None if self.low <= ratio <= self.high else f"length ratio {ratio:.2f}")
+        return out
+
+
+class AnswerNotLeaked(Filter):
+    """QA: drop a paraphrase that contains the answer when the original question did not."""
+
+    name = "answer_not_leaked"
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            answer = (c.answer or "").strip()
+            leaked = bool(answer) and _has(c.text, answer, c.lang) and not _has(c.source, answer, c.lang)
+            out.append(f"contains the answer {answer!r}" if leaked else None)
+        return out
+
+
+def _has(text: str, phrase: str, lang: str) -> bool:
+    if lang == "zh":
+        return phrase.replace(" ", "").lower() in text.replace(" ", "").lower()
+    return includes(text, phrase)
+
+
+_EN_QUESTION = re.compile(
+    r"^(what|which|who|whom|whose|when|where|why|how|is|are|was|were|am|do|does|did|can|could|will|would|"
+    r"shall|should|may|might|must|have|has|had|in|on|at|by|for|from|to|of|with|during|after|before|name|list|"
+    r"give|tell)\b",
+    re.IGNORECASE,
+)
+_ZH_QUESTION = re.compile(
+    r"[?？]\s*$|吗|呢|什么|怎么|怎样|如何|哪|谁|几|多少|为什么|为何|是否|能否|可否|有没有|是不是|么"
+)
+
+
+class StillAQuestion(Filter):
+    """Drop a paraphrase that is no longer a question: English, a question mark or a question word first;
+    Chinese, a question mark or a question word/particle anywhere."""
+
+    name = "still_a_question"
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            text = c.text.strip()
+            if c.lang == "zh":
+                ok = bool(_ZH_QUESTION.search(text))
+            else:
+                ok = text.endswith("?") or bool(_EN_QUESTION.match(text))
+            out.append(None if ok else "not a question")
+        return out
+
+
+class SimilarityFilter(Filter):
+    """Drop a paraphrase whose similarity to its source is below the threshold; the score is kept in
+    ``candidate.scores[scorer.name]`` for every candidate scored."""
+
+    name = "similarity"
+
+    def __init__(self, scorer: Scorer, threshold: float):
+        self.scorer, self.threshold = scorer, threshold
+
+    def reasons(self, candidates):
+        scores = self.scorer.score([(c.source, c.text) for c in candidates]) if candidates else []
+        out = []
+        for c, s in zip(candidates, scores, strict=True):
+            c.scores[self.scorer.name] = round(float(s), 4)
+            out.append(None if s >= self.threshold else f"{self.scorer.name} {s:.3f} < {self.threshold}")
+        return out
+
+
+class FilterChain:
+    """Filters in order; ``counts`` tells how many candidates each dropped (over every call)."""
+
+    def __init__(self, filters: Sequence[Filter]):
+        self.filters = list(filters)
+        self.counts: Counter[str] = Counter()
+
+    def __call__(self, candidates: Sequence[Candidate]) -> list[Candidate]:
+        standing = [c for c in candidates if c.dropped is None]
+        for f in self.filters:
+            before = len(standing)
+            standing = f(standing)
+            self.counts[f.name] += before - len(standing)
+        return standing

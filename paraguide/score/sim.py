@@ -1,0 +1,211 @@
+"""The paper's kind of similarity (Wieting & Gimpel 2018; Gan & Ng §4.2.2): a sentence is the average of its
+sub-word (SentencePiece) embeddings, similarity is the cosine. Tiny and fast -- one embedding lookup and a
+mean per sentence -- and trainable on paraphrase pairs of any language with ``paraguide train-scorer``.
+
+Training: a margin loss over pairs (a, b),
+
+    max(0, δ − cos(a, b) + cos(a, n_a)) + max(0, δ − cos(a, b) + cos(b, n_b)),
+
+where n_a is the sentence most similar to a among the other pairs' sentences of the same mega-batch
+(Wieting & Gimpel's mega-batching: the hardest in-batch negative over ``megabatch`` batches at once).
+Saved as ``model.safetensors`` (the embedding table), ``config.json`` and ``spiece.model``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class SimConfig:
+    dim: int = 300
+    vocab_size: int = 8000
+    lowercase: bool = True
+    margin: float = 0.4
+    batch_size: int = 128
+    megabatch: int = 4  # batches searched together for the hardest negative
+    epochs: int = 5
+    lr: float = 1e-3
+    seed: int = 13
+
+
+class SimModel:
+    """Averaged sub-word embeddings (``torch.nn.EmbeddingBag``, mean) over a SentencePiece vocabulary."""
+
+    def __init__(self, processor, embedding, config: SimConfig):
+        self.sp, self.embedding, self.config = processor, embedding, config
+
+    @classmethod
+    def from_pretrained(cls, path: str | os.PathLike) -> SimModel:
+        import sentencepiece as spm
+        import torch
+        from safetensors.torch import load_file
+
+        path = Path(path)
+        if not (path / "model.safetensors").exists():
+            raise FileNotFoundError(f"no sim scorer at {path} (model.safetensors, config.json, spiece.model)")
+        config = SimConfig(**json.loads((path / "config.json").read_text()))
+        weight = load_file(path / "model.safetensors")["embedding.weight"].float()
+        embedding = torch.nn.EmbeddingBag.from_pretrained(weight, mode="mean", freeze=True)
+        return cls(spm.SentencePieceProcessor(model_file=str(path / "spiece.model")), embedding, config)
+
+    def save_pretrained(self, path: str | os.PathLike) -> None:
+        import torch
+        from safetensors.torch import save_file
+
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        weight = self.embedding.weight.detach().to(torch.float16).contiguous()
+        save_file({"embedding.weight": weight}, path / "model.safetensors")
+        (path / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
+        with open(path / "spiece.model", "wb") as f:
+            f.write(self.sp.serialized_model_proto())
+
+    def ids(self, sentences: Sequence[str]) -> list[list[int]]:
+        texts = [s.lower() if self.config.lowercase else s for s in sentences]
+        return [ids or [self.sp.unk_id()] for ids in self.sp.encode(texts)]
+
+    def encode(self, sentences: Sequence[str]):
+        """L2-normalised sentence vectors (a torch tensor, with gradients when the table trains)."""
+        import torch
+
+        ids = self.ids(sentences)
+        flat = torch.tensor([i for x in ids for i in x], dtype=torch.long)
+        offsets = torch.tensor(np.cumsum([0] + [len(x) for x in ids[:-1]]), dtype=torch.long)
+        return torch.nn.functional.normalize(self.embedding(flat, offsets), dim=-1)
+
+
+def train_sim(pairs: Iterable[tuple[str, str]], out_dir: str | os.PathLike, config: SimConfig | None = None):
+    """Train a sim scorer on paraphrase pairs and save it in ``out_dir``; returns the :class:`SimModel`."""
+    import sentencepiece as spm
+    import torch
+    from tqdm.auto import tqdm
+
+    config = config or SimConfig()
+    pairs = [(a, b) for a, b in pairs if a.strip() and b.strip()]
+    if len(pairs) < 2:
+        raise ValueError("train-scorer needs at least 2 paraphrase pairs")
+    rng = random.Random(config.seed)
+    torch.manual_seed(config.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        texts = [t.lower() if config.lowercase else t for pair in pairs for t in pair]
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(texts),
+            model_prefix=f"{tmp}/spiece",
+            vocab_size=config.vocab_size,
+            hard_vocab_limit=False,
+            model_type="unigram",
+            byte_fallback=True,
+            character_coverage=0.9995,
+            num_threads=os.cpu_count() or 1,
+            minloglevel=2,
+        )
+        processor = spm.SentencePieceProcessor(model_file=f"{tmp}/spiece.model")
+    vocab = processor.get_piece_size()
+    embedding = torch.nn.EmbeddingBag(vocab, config.dim, mode="mean")
+    torch.nn.init.uniform_(embedding.weight, -0.1, 0.1)
+    model = SimModel(processor, embedding, config)
+    optimizer = torch.optim.Adam(embedding.parameters(), lr=config.lr)
+    mega = config.batch_size * config.megabatch
+    steps = config.epochs * ((len(pairs) + config.batch_size - 1) // config.batch_size)
+    bar = tqdm(total=steps, desc="train-scorer", unit="step", disable=None)
+    for _ in range(config.epochs):
+        order = list(range(len(pairs)))
+        rng.shuffle(order)
+        for m in range(0, len(order), mega):
+            chunk = [pairs[i] for i in order[m : m + mega]]
+            with torch.no_grad():  # hardest negatives over the mega-batch, with the current table
+                a_all, b_all = model.encode([p[0] for p in chunk]), model.encode([p[1] for p in chunk])
+                neg_a, neg_b = _hardest(a_all, b_all)
+            for s in range(0, len(chunk), config.batch_size):
+                idx = list(range(s, min(s + config.batch_size, len(chunk))))
+                a = model.encode([chunk[i][0] for i in idx])
+                b = model.encode([chunk[i][1] for i in idx])
+                na = model.encode([_pick(chunk, j) for j in neg_a[idx].tolist()])
+                nb = model.encode([_pick(chunk, j) for j in neg_b[idx].tolist()])
+                positive = (a * b).sum(-1)
+                loss = (
+                    torch.relu(config.margin - positive + (a * na).sum(-1))
+                    + torch.relu(config.margin - positive + (b * nb).sum(-1))
+                ).mean()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                bar.update(1)
+                bar.set_postfix(loss=f"{loss.item():.4f}")
+    bar.close()
+    model.save_pretrained(out_dir)
+    return model
+
+
+def _hardest(a, b):
+    """For each pair i: index (into the 2n sentences a_0..a_n-1, b_0..b_n-1) of the most similar sentence
+    that is not of pair i, for a_i and for b_i."""
+    import torch
+
+    sentences = torch.cat([a, b])  # (2n, d)
+    n = a.size(0)
+    own = torch.arange(n)
+    out = []
+    for query in (a, b):
+        sim = query @ sentences.T  # (n, 2n)
+        sim[own, own] = -2.0
+        sim[own, own + n] = -2.0
+        out.append(sim.argmax(-1))
+    return out[0], out[1]
+
+
+def _pick(chunk, j: int) -> str:
+    n = len(chunk)
+    return chunk[j][0] if j < n else chunk[j - n][1]
+
+
+BUNDLED = Path(__file__).resolve().parents[1] / "models"
+
+
+def bundled_sim_path(lang: str = "en") -> str:
+    """The bundled sim scorer of a language (``paraguide/models/sim-<lang>``)."""
+    path = BUNDLED / f"sim-{lang}"
+    if not (path / "model.safetensors").exists():
+        raise FileNotFoundError(
+            f"no bundled sim scorer for {lang!r}; pass sim:FOLDER (paraguide train-scorer)"
+        )
+    return str(path)
+
+
+class SimScorer:
+    """``SimScorer(path).score(pairs)``: cosine of averaged sub-word embeddings, cached per sentence."""
+
+    def __init__(self, path: str | os.PathLike, cache_size: int = 100_000):
+        self.model = SimModel.from_pretrained(path)
+        self.name = "sim"
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        import torch
+
+        missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
+        if missing:
+            with torch.no_grad():
+                vectors = self.model.encode(missing).numpy()
+            self._cache.update(zip(missing, vectors, strict=True))
+        out = np.stack([self._cache[s] for s in sentences])
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return out
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        if not pairs:
+            return []
+        vectors = self.embed([t for pair in pairs for t in pair])
+        return [float(x) for x in (vectors[0::2] * vectors[1::2]).sum(-1)]

@@ -1,0 +1,60 @@
+"""Filters: each one's rule, the reason it records, the chain's order and counts."""
+
+from paraguide.score import LexicalScorer
+from paraguide.score.filters import (
+    AnswerNotLeaked,
+    Candidate,
+    ContainsSuggestion,
+    DiffersFromSource,
+    FilterChain,
+    LengthRatio,
+    SimilarityFilter,
+    StillAQuestion,
+)
+
+SOURCE = "How can I learn Python quickly?"
+
+
+def c(text, suggestion="", answer=None, source=SOURCE, lang="en"):
+    return Candidate(source, text, suggestion, answer, lang)
+
+
+def test_each_filter_and_its_reason():
+    same = c("how can i learn python quickly ?")
+    assert DiffersFromSource()([same]) == [] and same.dropped == "differs_from_source: same as the source"
+    unused = c("What is the best way to learn Python?", "fastest way")
+    assert ContainsSuggestion()([unused]) == []
+    assert unused.dropped == "contains_suggestion: suggestion 'fastest way' not used"
+    assert ContainsSuggestion()([c("What is the fastest way to learn Python?", "fastest way")])
+    assert ContainsSuggestion()([c("Any text", "")])  # no suggestion, nothing to check
+    short = c("Python?")
+    assert LengthRatio()([short]) == [] and short.dropped == "length_ratio: length ratio 0.29"
+    leak = c("When did Napoleon die in 1821?", answer="1821", source="When did Napoleon die?")
+    assert AnswerNotLeaked()([leak]) == [] and leak.dropped == "answer_not_leaked: contains the answer '1821'"
+    assert AnswerNotLeaked()([c("In 1821, who died?", answer="1821", source="Who died in 1821?")])
+    statement = c("I learn Python quickly.")
+    assert StillAQuestion()([statement]) == [] and statement.dropped == "still_a_question: not a question"
+    assert StillAQuestion()([c("what is the fastest way to learn python")])
+    assert StillAQuestion()([c("怎样才能学好英语", lang="zh"), c("学英语的方法？", lang="zh")]) != []
+    zh_statement = c("我在学英语。", lang="zh")
+    assert StillAQuestion()([zh_statement]) == [] and zh_statement.dropped
+
+
+def test_similarity_filter_records_scores_and_the_chain_counts():
+    scorer = LexicalScorer("word_overlap")
+    candidates = [
+        c("What is the fastest way to learn Python?", "fastest way"),  # kept
+        c("how can i learn python quickly?"),  # same as source
+        c("What is the fastest way to cook rice?", "fastest way"),  # dissimilar
+        c("What is the best way to learn Python?", "fastest way"),  # suggestion unused
+    ]
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), SimilarityFilter(scorer, 0.3)])
+    kept = chain(candidates)
+    assert [k.text for k in kept] == ["What is the fastest way to learn Python?"]
+    assert dict(chain.counts) == {"differs_from_source": 1, "contains_suggestion": 1, "similarity": 1}
+    assert (
+        candidates[2].dropped.startswith("similarity: lexical:word_overlap 0.")
+        and "< 0.3" in candidates[2].dropped
+    )
+    # Only candidates still standing were scored.
+    assert "lexical:word_overlap" in candidates[0].scores and candidates[1].scores == {}
