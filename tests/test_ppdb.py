@@ -154,3 +154,14 @@ def test_names_are_not_paraphrased(rules):
     assert found == []
     [found] = PPDB(rules, progress=False, skip_names=False).suggest(["Where is the Car Museum?"])
     assert [s.text for s in found] == ["automobile", "vehicle"]
+
+
+def test_ptb_tokens_match_ppdb_tokenisation():
+    from paraguide.suggest.ppdb import ptb_tokens
+
+    assert ptb_tokens("What's the name of the U.S. president who didn't run in 1998?") == [
+        "What", "'s", "the", "name", "of", "the", "U.S.", "president", "who", "did", "n't", "run", "in", "1998", "?",
+    ]  # fmt: skip
+    assert ptb_tokens('Is 3.5 an e-mail, (or) "quote"?') == [
+        "Is", "3.5", "an", "e-mail", ",", "(", "or", ")", '"', "quote", '"', "?",
+    ]  # fmt: skip
