@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCORERS = [
     "sim",
     "embedding",
+    "wmd",
     "lexical:word_overlap",
     "lexical:ngram_overlap",
     "lexical:edit_similarity",

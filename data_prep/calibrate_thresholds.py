@@ -28,6 +28,7 @@ TARGETS = {"testset": 0.90, "augment": 0.85, "adversarial": 0.80}
 SCORERS = [
     "sim",
     "embedding",
+    "wmd",
     "lexical:word_overlap",
     "lexical:ngram_overlap",
     "lexical:edit_similarity",
@@ -74,9 +75,7 @@ def main() -> None:
                 entry[f"{use}_precision_recall"] = [round(precision, 3), round(recall, 3)]
                 if not reached:
                     entry[f"{use}_note"] = f"precision {target} not reached; best precision kept"
-            out["thresholds"].setdefault(spec.split(":")[0] if spec in ("sim", "embedding") else spec, {})[
-                lang
-            ] = entry
+            out["thresholds"].setdefault(spec, {})[lang] = entry
             print(lang, spec, {k: v for k, v in entry.items() if not k.endswith("recall")}, flush=True)
     path = ROOT / "paraguide" / "score" / "thresholds.json"
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")

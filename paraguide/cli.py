@@ -493,7 +493,7 @@ def _run_suggest(args) -> int:
 def _add_score(sub) -> None:
     p = sub.add_parser(
         "score",
-        help="similarity score of each question pair (sim, embedding, lexical)",
+        help="similarity score of each question pair (sim, embedding, lexical, wmd)",
         formatter_class=_formatter,
         description=textwrap.dedent(
             """\
@@ -508,6 +508,7 @@ def _add_score(sub) -> None:
               sim[:FOLDER]          averaged sub-word embeddings (default: the bundled sim-en / sim-zh for --lang)
               lexical[:MEASURE]     LCQMC's measures: word_overlap (default), ngram_overlap, edit_similarity, cosine
               embedding[:FOLDER]    cosine of sentence-transformers embeddings (default: bundled all-MiniLM-L6-v2)
+              wmd[:SIM_FOLDER]      1 − word mover's distance over a sim scorer's word vectors (default: bundled)
 
             examples:
               paraguide score --scorer embedding --input pairs.tsv
@@ -515,7 +516,11 @@ def _add_score(sub) -> None:
             """
         ),
     )
-    p.add_argument("--scorer", required=True, help="sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE]")
+    p.add_argument(
+        "--scorer",
+        required=True,
+        help="sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE] | wmd[:SIM_FOLDER]",
+    )
     p.add_argument("--input", required=True, help="pairs file (format detected)")
     p.add_argument(
         "--format", default="auto", help="pair format: auto, quora, tsv, tsv-unlabelled, mrpc, jsonl"

@@ -105,3 +105,22 @@ def test_calibrated_thresholds():
         default_threshold("sim:/my/own/sim", "testset")
     with pytest.raises(ValueError, match="unknown use"):
         default_threshold("sim", "paraphrase")
+
+
+def test_wmd_known_values():
+    import numpy as np
+
+    from paraguide.score.wmd import WMDScorer, transport_cost
+
+    # By hand: moving half the mass at cost 1 and half at cost 0.
+    assert transport_cost(np.array([0.5, 0.5]), np.array([1.0]), np.array([[1.0], [0.0]])) == pytest.approx(
+        0.5
+    )
+    # Two words onto two words: the cheap diagonal wins.
+    cost = np.array([[0.1, 0.9], [0.8, 0.2]])
+    assert transport_cost(np.array([0.5, 0.5]), np.array([0.5, 0.5]), cost) == pytest.approx(0.15)
+    wmd = WMDScorer(lang="en")
+    same, near, far = wmd.score(
+        [(A, A), ("how can i learn python?", "how can i study python?"), (A, "why is the sky blue?")]
+    )
+    assert same == pytest.approx(1.0, abs=1e-6) and near > far

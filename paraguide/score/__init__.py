@@ -8,8 +8,9 @@ from paraguide.score.embedding import EmbeddingScorer
 from paraguide.score.lexical import MEASURES, LexicalScorer
 from paraguide.score.metrics import best_threshold_accuracy, roc_auc
 from paraguide.score.sim import SimConfig, SimScorer, bundled_sim_path, train_sim
+from paraguide.score.wmd import WMDScorer
 
-SCORERS = ("sim", "embedding", "lexical")
+SCORERS = ("sim", "embedding", "lexical", "wmd")
 USES = ("testset", "augment", "adversarial")
 
 
@@ -36,10 +37,13 @@ def default_threshold(scorer: str, use: str = "testset", lang: str = "en") -> fl
 def load_scorer(spec: str, lang: str = "en") -> Scorer:
     """``sim[:FOLDER]`` (default: the bundled sim scorer of ``lang``), ``embedding[:MODEL_FOLDER]``
     (default: the bundled all-MiniLM-L6-v2) or ``lexical[:MEASURE]`` (word_overlap default; ngram_overlap,
-    edit_similarity, cosine)."""
+    edit_similarity, cosine) or ``wmd[:SIM_FOLDER]`` (1 − word mover's distance over a sim scorer's
+    word vectors)."""
     name, _, arg = spec.partition(":")
     if name == "sim":
         return SimScorer(arg or bundled_sim_path(lang))
+    if name == "wmd":
+        return WMDScorer(arg or None, lang=lang)
     if name == "lexical":
         return LexicalScorer(arg or "word_overlap", lang=lang)
     if name == "embedding":
@@ -55,6 +59,7 @@ __all__ = [
     "Scorer",
     "SimConfig",
     "SimScorer",
+    "WMDScorer",
     "USES",
     "best_threshold_accuracy",
     "default_threshold",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import heapq
 import os
 import re
 import sqlite3
@@ -35,12 +36,11 @@ from tqdm.auto import tqdm
 from paraguide.data.io import iter_lines
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
-from paraguide.text.ngrams import contains_sequence
 from paraguide.text.stopwords import is_stop_phrase, load_stopwords
 from paraguide.text.tokenize import tokenize
 
 FORMATS = ("ppdb", "human", "pairs")
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 _SCORE = re.compile(r"(?:^|\s)PPDB2\.0Score=(-?[\d.eE+-]+)")
 
 
@@ -171,7 +171,7 @@ def build_index(
             bar.update(size - bar.n)
         # One sort at the end (SQLite's external merge sort) is much faster than a B-tree kept in order
         # while inserting tens of millions of rows.
-        db.execute("CREATE INDEX rules_phrase ON rules(phrase)")
+        db.execute("CREATE INDEX rules_phrase ON rules(phrase, score DESC)")
         db.executemany(
             "INSERT INTO meta VALUES (?, ?)",
             [("fingerprint", fingerprint), ("source", str(source.resolve())), ("format", fmt)],
@@ -209,6 +209,7 @@ class PPDB:
         threshold: float = 0.25,
         relations: Iterable[str] | None = None,
         max_n: int = 6,
+        per_phrase: int = 50,
         index: str | os.PathLike | None = None,
         fmt: str | None = None,
         stopwords: frozenset[str] | None = None,
@@ -216,31 +217,38 @@ class PPDB:
         skip_names: bool = True,
     ):
         self.path, self.lang, self.threshold, self.max_n = Path(path), lang, threshold, max_n
-        self.skip_names = skip_names
+        self.skip_names, self.per_phrase = skip_names, per_phrase
         self.relations = frozenset(relations) if relations else None
         self.index = build_index(path, index, fmt, progress)
         self.db = sqlite3.connect(f"file:{self.index}?mode=ro", uri=True, check_same_thread=False)
         self.stopwords = stopwords if stopwords is not None else load_stopwords(lang)
         self.memo_size = 1_000_000
         self._memo: dict[str, tuple[tuple[str, float, str], ...]] = {}
+        self._stop_memo: dict[str, bool] = {}
 
     def lookup(self, phrases: Iterable[str]) -> dict[str, list[tuple[str, float, str]]]:
-        """``{phrase: [(paraphrase, best score, relation), ...]}`` at or above the threshold. Answers are
+        """``{phrase: [(paraphrase, score, relation), ...]}``: at most ``per_phrase`` rules per phrase, the best
+        at or above the threshold (a repeated rule may come twice; the best copy wins later). Answers are
         remembered (up to ``memo_size`` phrases): questions share many n-grams ("what is the")."""
         wanted = set(phrases)
         found = {p: self._memo[p] for p in wanted if p in self._memo}
         phrases = sorted(wanted - found.keys())
         for i in range(0, len(phrases), 900):  # within SQLite's bound-variable limit
             chunk = phrases[i : i + 900]
+            relations = sorted(self.relations or ())
+            # The best `per_phrase` rules of each phrase, ranked inside SQLite: a frequent word can have
+            # thousands of paraphrases in a large PPDB, and only the best ones can win anyway.
             rows = self.db.execute(
-                f"SELECT phrase, paraphrase, MAX(score), relation FROM rules "
-                f"WHERE phrase IN ({','.join('?' * len(chunk))}) AND score >= ? "
-                f"GROUP BY phrase, paraphrase",
-                (*chunk, self.threshold),
+                "SELECT phrase, paraphrase, score, relation FROM ("
+                " SELECT phrase, paraphrase, score, relation, ROW_NUMBER() OVER ("
+                "  PARTITION BY phrase ORDER BY score DESC, paraphrase) AS rank FROM rules"
+                f" WHERE phrase IN ({','.join('?' * len(chunk))}) AND score >= ?"
+                + (f" AND relation IN ({','.join('?' * len(relations))})" if relations else "")
+                + ") WHERE rank <= ?",
+                (*chunk, self.threshold, *relations, self.per_phrase),
             )
             for phrase, paraphrase, score, relation in rows:
-                if self.relations is None or relation in self.relations:
-                    found.setdefault(phrase, []).append((paraphrase, score, relation))
+                found.setdefault(phrase, []).append((paraphrase, score, relation))
         if len(self._memo) + len(phrases) > self.memo_size:
             self._memo.clear()
         # Tuples, not lists: a large memo of lists would make every garbage collection walk it.
@@ -270,21 +278,26 @@ class PPDB:
         table = self.lookup(g for per_question in grams for g, _ in per_question)
         results = []
         for tokens, per_question in zip(tokenized, grams, strict=True):
-            best: dict[str, Suggestion] = {}
+            text = " " + " ".join(tokens) + " "
+            # Best rank key per paraphrase: (-score, -match length, paraphrase, matched, span, relation).
+            best: dict[str, tuple] = {}
             for gram, span in per_question:
+                length = span[1] - span[0]
                 for paraphrase, score, relation in table.get(gram, ()):
-                    words = paraphrase.split()
-                    if paraphrase == gram or contains_sequence(tokens, words):
+                    key = (-score, -length, paraphrase, gram, span, relation)
+                    if paraphrase in best and best[paraphrase] <= key:
                         continue
-                    if is_stop_phrase(words, self.stopwords):
-                        continue
-                    s = Suggestion(paraphrase, gram, span, round(score, 4), self.name, relation)
-                    if paraphrase not in best or _rank(s) < _rank(best[paraphrase]):
-                        best[paraphrase] = s
-            ranked = sorted(best.values(), key=_rank)
-            results.append(ranked[:top_k] if top_k else ranked)
+                    if paraphrase == gram or f" {paraphrase} " in text or self._stop_only(paraphrase):
+                        continue  # already in the question (token-wise), or stop words alone
+                    best[paraphrase] = key
+            keys = heapq.nsmallest(top_k, best.values()) if top_k else sorted(best.values())
+            results.append([Suggestion(k[2], k[3], k[4], round(-k[0], 4), self.name, k[5]) for k in keys])
         return results
 
-
-def _rank(s: Suggestion) -> tuple:
-    return (-s.score, -(s.span[1] - s.span[0]) if s.span else 0, s.text, s.matched)
+    def _stop_only(self, phrase: str) -> bool:
+        found = self._stop_memo.get(phrase)
+        if found is None:
+            found = self._stop_memo[phrase] = is_stop_phrase(phrase.split(), self.stopwords)
+            if len(self._stop_memo) > self.memo_size:
+                self._stop_memo.clear()
+        return found
