@@ -174,3 +174,53 @@ def test_shared_wordnet_and_cilin(tmp_path, monkeypatch):
     assert "计算机" in [w for w, _ in cilin.synonyms("电脑")]
     [found] = cilin.suggest(["怎么学习电脑编程"])
     assert found and all(s.text not in "怎么学习电脑编程" for s in found)
+
+
+def test_nltk_wordnet_reader_gives_the_same_index():
+    """NLTK's wordnet data is not in the shared data: the adapter is checked on an object with its API."""
+    from paraguide.suggest.lexicon import index_from_nltk
+
+    class Lemma:
+        def __init__(self, name, antonyms=()):
+            self._name, self._antonyms = name, antonyms
+
+        def name(self):
+            return self._name
+
+        def antonyms(self):
+            return [Lemma(a) for a in self._antonyms]
+
+    class Synset:
+        def __init__(self, name, lemmas):
+            self._name, self._lemmas = name, lemmas
+
+        def name(self):
+            return self._name
+
+        def lemmas(self):
+            return self._lemmas
+
+    car1 = Synset("car.n.01", [Lemma("car"), Lemma("automobile"), Lemma("motor_car")])
+    car2 = Synset("car.n.02", [Lemma("car"), Lemma("railcar")])
+    good = Synset("good.a.01", [Lemma("good", antonyms=("bad",))])
+
+    class FakeWordNet:
+        table = {("car", "n"): [car1, car2], ("automobile", "n"): [car1], ("good", "a"): [good]}
+
+        def all_lemma_names(self, pos):
+            return sorted({w for w, p in self.table if p == pos})
+
+        def synsets(self, name, pos):
+            return self.table.get((name, pos), [])
+
+    index = index_from_nltk(FakeWordNet())
+    assert index["lemmas"]["car"] == {"n": ["car.n.01", "car.n.02"]}
+    assert index["synsets"]["car.n.01"] == ["car", "automobile", "motor car"]
+    assert index["antonyms"]["good"] == {"a": ["bad"]}
+    wn = WordNet.__new__(WordNet)
+    wn.lemmas, wn.synsets, wn._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+    assert wn.synonyms("cars", "n") == [
+        ("automobile", 1.0, "n"),
+        ("motor car", 1.0, "n"),
+        ("railcar", 0.5, "n"),
+    ]

@@ -1,6 +1,6 @@
-"""Lexicon suggestions: WordNet synonyms by part of speech (Open English WordNet YAML, or NLTK's wordnet when
-installed) and Chinese synonyms from HIT Tongyici Cilin (``=`` groups). Antonyms stay loadable for the
-perturbation work.
+"""Lexicon suggestions: WordNet synonyms by part of speech (Open English WordNet YAML, or NLTK's wordnet
+when installed: ``WordNet("nltk")``) and Chinese synonyms from HIT Tongyici Cilin (``=`` groups). Antonyms
+stay loadable for the perturbation work.
 
 WordNet: each content word of the question is tagged (NLTK's tagger when its data is there, else every
 part of speech is tried; proper nouns are left alone), reduced to its WordNet lemma (WordNet's morphy detachment rules, checked against
@@ -115,12 +115,48 @@ def build_wordnet_index(folder: str | os.PathLike) -> dict:
     return index
 
 
+def index_from_nltk(wn) -> dict:
+    """The same index from NLTK's WordNet reader (``nltk.corpus.wordnet``, when its data is installed):
+    senses in NLTK's order (most frequent first), satellite adjectives counted as adjectives."""
+    lemmas: dict[str, dict[str, list[str]]] = {}
+    synsets: dict[str, list[str]] = {}
+    antonyms: dict[str, dict[str, list[str]]] = {}
+    for pos in WORDNET_POS:
+        for name in wn.all_lemma_names(pos):
+            word = name.replace("_", " ").lower()
+            for synset in wn.synsets(name, pos):
+                sid = synset.name()
+                lemmas.setdefault(word, {}).setdefault(pos, []).append(sid)
+                if sid not in synsets:
+                    synsets[sid] = [lemma.name().replace("_", " ") for lemma in synset.lemmas()]
+                for lemma in synset.lemmas():
+                    if lemma.name().replace("_", " ").lower() != word:
+                        continue
+                    found = antonyms.setdefault(word, {}).setdefault(pos, [])
+                    found += [a.name().replace("_", " ") for a in lemma.antonyms() if a.name() not in found]
+    return {"lemmas": lemmas, "synsets": synsets, "antonyms": antonyms}
+
+
 class WordNet:
     """WordNet synonyms: ``WordNet().suggest(questions)``; ``synonyms("car", "n")``, ``antonyms("good")``."""
 
     name = "wordnet"
 
     def __init__(self, path: str | os.PathLike | None = None, stopwords: frozenset[str] | None = None):
+        """``path``: Open English WordNet's YAML folder (default: the shared data's), or ``"nltk"`` for
+        NLTK's wordnet corpus when it is installed."""
+        self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
+        if path is not None and os.fspath(path) == "nltk":
+            from nltk.corpus import wordnet
+
+            try:
+                index = index_from_nltk(wordnet)
+            except LookupError as e:
+                raise FileNotFoundError(
+                    "NLTK's wordnet corpus is not installed (nltk.download('wordnet'))"
+                ) from e
+            self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+            return
         path = Path(path) if path else find_shared("open_english_wordnet/yaml")
         if path is None:
             raise FileNotFoundError(
@@ -129,7 +165,6 @@ class WordNet:
             )
         index = build_wordnet_index(path)
         self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
-        self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
 
     def lemmatize(self, word: str, pos: str) -> list[str]:
         """WordNet lemmas of ``word`` as ``pos``: itself if listed, else morphy's detachments that are."""
