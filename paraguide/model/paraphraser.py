@@ -23,13 +23,24 @@ BUNDLED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def default_model_path(lang: str = "en") -> str:
     """The bundled default model for a language (``paraguide/models/<lang>``)."""
     path = os.path.join(BUNDLED, lang)
-    if not os.path.exists(os.path.join(path, "model.safetensors")):
-        available = sorted(d for d in os.listdir(BUNDLED)) if os.path.isdir(BUNDLED) else []
+    if not (os.path.exists(os.path.join(path, "model.safetensors")) and _is_paraphraser(path)):
+        available = [d for d in sorted(os.listdir(BUNDLED)) if _is_paraphraser(os.path.join(BUNDLED, d))]
         raise FileNotFoundError(
             f"no bundled paraphraser for {lang!r} (bundled: {', '.join(available) or 'none'}); "
             "pass --model PATH to a model trained with 'paraguide train'"
         )
     return path
+
+
+def _is_paraphraser(folder: str) -> bool:
+    """A paraguide paraphraser's folder (the bundled scorers live beside them)."""
+    import json
+
+    try:
+        with open(os.path.join(folder, "config.json"), encoding="utf-8") as f:
+            return json.load(f).get("model_type") == "paraguide-copy"
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass
