@@ -225,18 +225,25 @@ class PPDB:
         self.memo_size = 1_000_000
         self._memo: dict[str, tuple[tuple[str, float, str], ...]] = {}
         self._stop_memo: dict[str, bool] = {}
+        self._memo_limit = per_phrase
 
-    def lookup(self, phrases: Iterable[str]) -> dict[str, list[tuple[str, float, str]]]:
-        """``{phrase: [(paraphrase, score, relation), ...]}``: at most ``per_phrase`` rules per phrase, the best
+    def lookup(
+        self, phrases: Iterable[str], limit: int | None = None
+    ) -> dict[str, list[tuple[str, float, str]]]:
+        """``{phrase: [(paraphrase, score, relation), ...]}``: at most ``limit`` (≤ ``per_phrase``) rules per phrase, the best
         at or above the threshold (a repeated rule may come twice; the best copy wins later). Answers are
         remembered (up to ``memo_size`` phrases): questions share many n-grams ("what is the")."""
+        limit = min(limit or self.per_phrase, self.per_phrase)
+        if limit != self._memo_limit:  # remembered answers hold at most that many rules per phrase
+            self._memo.clear()
+            self._memo_limit = limit
         wanted = set(phrases)
         found = {p: self._memo[p] for p in wanted if p in self._memo}
         phrases = sorted(wanted - found.keys())
+        relations = sorted(self.relations or ())
         for i in range(0, len(phrases), 900):  # within SQLite's bound-variable limit
             chunk = phrases[i : i + 900]
-            relations = sorted(self.relations or ())
-            # The best `per_phrase` rules of each phrase, ranked inside SQLite: a frequent word can have
+            # The best `limit` rules of each phrase, ranked inside SQLite: a frequent word can have
             # thousands of paraphrases in a large PPDB, and only the best ones can win anyway.
             rows = self.db.execute(
                 "SELECT phrase, paraphrase, score, relation FROM ("
@@ -245,7 +252,7 @@ class PPDB:
                 f" WHERE phrase IN ({','.join('?' * len(chunk))}) AND score >= ?"
                 + (f" AND relation IN ({','.join('?' * len(relations))})" if relations else "")
                 + ") WHERE rank <= ?",
-                (*chunk, self.threshold, *relations, self.per_phrase),
+                (*chunk, self.threshold, *relations, limit),
             )
             for phrase, paraphrase, score, relation in rows:
                 found.setdefault(phrase, []).append((paraphrase, score, relation))
@@ -275,7 +282,8 @@ class PPDB:
                 if before[e] == before[s] and (e - s > 1 or single[s])
             ]
             grams.append([(" ".join(tokens[s:e]), (s, e)) for s, e in spans])
-        table = self.lookup(g for per_question in grams for g, _ in per_question)
+        # A question's best top_k suggestions hold at most top_k rules of any one phrase: fetch no more.
+        table = self.lookup((g for per_question in grams for g, _ in per_question), limit=top_k)
         results = []
         for tokens, per_question in zip(tokenized, grams, strict=True):
             text = " " + " ".join(tokens) + " "
