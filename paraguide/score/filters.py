@@ -13,6 +13,7 @@ scores only those.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ class Candidate:
     meta: dict = field(default_factory=dict)
 
 
-class Filter:
+class Filter(ABC):
     name = "filter"
 
     def __call__(self, candidates: Sequence[Candidate]) -> list[Candidate]:
@@ -46,9 +47,9 @@ class Filter:
                 c.dropped = f"{self.name}: {reason}"
         return [c for c in standing if c.dropped is None]
 
+    @abstractmethod
     def reasons(self, candidates: Sequence[Candidate]) -> list[str | None]:
         """None to keep a candidate, else why it is dropped."""
-        raise NotImplementedError
 
 
 def _plain(text: str) -> str:

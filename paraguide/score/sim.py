@@ -17,12 +17,13 @@ import json
 import os
 import random
 import tempfile
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+
+from paraguide.score.base import CachedVectorScorer
 
 
 @dataclass
@@ -182,30 +183,16 @@ def bundled_sim_path(lang: str = "en") -> str:
     return str(path)
 
 
-class SimScorer:
+class SimScorer(CachedVectorScorer):
     """``SimScorer(path).score(pairs)``: cosine of averaged sub-word embeddings, cached per sentence."""
 
     def __init__(self, path: str | os.PathLike, cache_size: int = 100_000):
+        super().__init__(cache_size)
         self.model = SimModel.from_pretrained(path)
         self.name = "sim"
-        self.cache_size = cache_size
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
-    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+    def encode(self, sentences: list[str]) -> np.ndarray:
         import torch
 
-        missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
-        if missing:
-            with torch.no_grad():
-                vectors = self.model.encode(missing).numpy()
-            self._cache.update(zip(missing, vectors, strict=True))
-        out = np.stack([self._cache[s] for s in sentences])
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
-        return out
-
-    def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        if not pairs:
-            return []
-        vectors = self.embed([t for pair in pairs for t in pair])
-        return [float(x) for x in (vectors[0::2] * vectors[1::2]).sum(-1)]
+        with torch.no_grad():
+            return self.model.encode(sentences).numpy()
