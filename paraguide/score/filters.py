@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from paraguide.score.base import Scorer
-from paraguide.text.match import includes
+from paraguide.text.match import contains, includes
 from paraguide.text.normalize import normalize
 from paraguide.text.tokenize import tokenize
 
@@ -104,15 +104,11 @@ class AnswerNotLeaked(Filter):
         out = []
         for c in candidates:
             answer = (c.answer or "").strip()
-            leaked = bool(answer) and _has(c.text, answer, c.lang) and not _has(c.source, answer, c.lang)
+            leaked = (
+                bool(answer) and contains(c.text, answer, c.lang) and not contains(c.source, answer, c.lang)
+            )
             out.append(f"contains the answer {answer!r}" if leaked else None)
         return out
-
-
-def _has(text: str, phrase: str, lang: str) -> bool:
-    if lang == "zh":
-        return phrase.replace(" ", "").lower() in text.replace(" ", "").lower()
-    return includes(text, phrase)
 
 
 _EN_QUESTION = re.compile(

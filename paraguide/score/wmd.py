@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from paraguide.score.sim import SimModel, bundled_sim_path
-from paraguide.text.stopwords import load_stopwords
+from paraguide.text.stopwords import is_word, load_stopwords
 from paraguide.text.tokenize import tokenize
 
 
@@ -52,7 +52,7 @@ class WMDScorer:
         self._vectors: dict[str, np.ndarray] = {}
 
     def bag(self, text: str) -> tuple[list[str], np.ndarray]:
-        words = [w.lower() for w in tokenize(text, self.lang) if any(c.isalnum() for c in w)]
+        words = [w.lower() for w in tokenize(text, self.lang) if is_word(w)]
         content = [w for w in words if w not in self.stopwords] or words
         counts = Counter(content)
         keys = sorted(counts)

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paraguide.suggest.base import Suggestion
-from paraguide.text.stopwords import load_stopwords
+from paraguide.text.match import contains
+from paraguide.text.stopwords import is_word, load_stopwords
 from paraguide.text.tokenize import tokenize
 
 ANSWER_TYPES = (
@@ -370,13 +371,14 @@ class EntityFinder:
         return "other"
 
 
-def chunk(text: str, lang: str = "en") -> list[tuple[str, str, int, int]]:
-    """``(phrase, label, start token, end token)`` noun and verb phrases of ``text``."""
+def chunk(text: str, lang: str = "en", tagged: list | None = None) -> list[tuple[str, str, int, int]]:
+    """``(phrase, label, start token, end token)`` noun and verb phrases of ``text``; ``tagged``: its
+    ``pos_tag`` tokens when the caller already has them."""
     import nltk
 
     from paraguide.text.pos import pos_tag
 
-    tagged = pos_tag(text, lang)
+    tagged = tagged if tagged is not None else pos_tag(text, lang)
     if lang == "zh":  # jieba flags to the Penn-style tags the grammar knows
         zh = {
             "n": "NN",
@@ -429,7 +431,7 @@ class ContextChunks:
         """Words that count for overlap: not stop words; Chinese single characters (年, 的, 个: units and
         particles) do not count either."""
         words = {w.lower() for w in tokenize(text, self.lang)} - self.finder.stopwords
-        return {w for w in words if any(c.isalnum() for c in w) and (self.lang != "zh" or len(w) > 1)}
+        return {w for w in words if is_word(w) and (self.lang != "zh" or len(w) > 1)}
 
     def distractors(self, context: str, answer: str, answer_start: int | None = None) -> list[Entity]:
         """Entities of the answer's type in the context that share no word with the answer."""
@@ -466,25 +468,34 @@ class ContextChunks:
         if answer_start is None or context[answer_start : answer_start + len(answer)] != answer:
             found = context.find(answer)
             answer_start = found if found >= 0 else None
+        from paraguide.text.pos import pos_tag
+
         answer_words = self._content(answer)
+        sentence_spans = sentences(context, self.lang)
+        parsed: dict[tuple[int, int], tuple[list[tuple[int, int]], list]] = {}  # each sentence tagged once
         best: dict[str, Suggestion] = {}
         for entity in self.distractors(context, answer, answer_start):
-            s_start, s_end = next(((s, e) for s, e in sentences(context, self.lang) if s <= entity.start < e), (0, len(context)))  # fmt: skip
-            sentence = context[s_start:s_end]
-            spans = [(t.start, t.end) for t in _token_spans(sentence, self.lang)]
+            s_start, s_end = next(((s, e) for s, e in sentence_spans if s <= entity.start < e), (0, len(context)))  # fmt: skip
+            if (s_start, s_end) not in parsed:
+                sentence = context[s_start:s_end]
+                tagged = pos_tag(sentence, self.lang)
+                parsed[s_start, s_end] = (
+                    [(t.start, t.end) for t in tagged],
+                    chunk(sentence, self.lang, tagged),
+                )
+            spans, chunks = parsed[s_start, s_end]
             e_tokens = [
                 i for i, (a, b) in enumerate(spans) if a < entity.end - s_start and entity.start - s_start < b
             ]
             if not e_tokens:
                 continue
-            for phrase, label, i, j in chunk(sentence, self.lang):
-                words = phrase.split() if self.lang != "zh" else list(range(j - i))
-                if len(words) < self.min_words:
+            for phrase, label, i, j in chunks:
+                if j - i < self.min_words:
                     continue
                 c_start, c_end = s_start + spans[i][0], s_start + spans[j - 1][1]
                 if answer_start is not None and c_start < answer_start + len(answer) and answer_start < c_end:
                     continue  # overlaps the answer itself
-                if answer_words & self._content(phrase) or _contains(phrase, answer, self.lang):
+                if answer_words & self._content(phrase) or contains(phrase, answer, self.lang):
                     continue  # would leak the answer
                 if i <= e_tokens[-1] and e_tokens[0] < j:
                     continue  # the distractor itself would change what is asked
@@ -495,16 +506,3 @@ class ContextChunks:
                         phrase, entity.text, None, score, self.name, f"{entity.type} {label}"
                     )
         return sorted(best.values(), key=lambda s: (-s.score, s.text))
-
-
-def _contains(phrase: str, answer: str, lang: str) -> bool:
-    phrase, answer = phrase.lower(), answer.lower().strip()
-    if lang == "zh":
-        return answer in phrase
-    return re.search(r"(?<!\w)" + re.escape(answer) + r"(?!\w)", phrase) is not None
-
-
-def _token_spans(text: str, lang: str):
-    from paraguide.text.pos import pos_tag
-
-    return pos_tag(text, lang)
