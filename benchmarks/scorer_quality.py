@@ -19,20 +19,11 @@ import time
 from pathlib import Path
 
 from paraguide.data.pairs import read_pairs
-from paraguide.score import load_scorer
+from paraguide.score import SCORER_SPECS, load_scorer
 from paraguide.score.metrics import best_threshold_accuracy, roc_auc
 from paraguide.text.normalize import pair_key
 
 ROOT = Path(__file__).resolve().parents[1]
-SCORERS = [
-    "sim",
-    "embedding",
-    "wmd",
-    "lexical:word_overlap",
-    "lexical:ngram_overlap",
-    "lexical:edit_similarity",
-    "lexical:cosine",
-]  # noqa: E501
 
 
 def quora_heldout(path: Path, seed: int = 13) -> list[tuple[str, str, int]]:
@@ -64,7 +55,7 @@ def main() -> None:
     result: dict = {}
     for name, (lang, rows) in sets.items():
         result[name] = {"pairs": len(rows), "positives": sum(r[2] for r in rows)}
-        for spec in SCORERS:
+        for spec in SCORER_SPECS:
             scorer = load_scorer(spec, lang=lang)
             started = time.perf_counter()
             scores = scorer.score([(a, b) for a, b, _ in rows])
@@ -78,7 +69,7 @@ def main() -> None:
                 "seconds": round(seconds, 2),
             }
             print(name, spec, result[name][spec], flush=True)
-    record = {"command": "python benchmarks/scorer_quality.py", "scorers": SCORERS, "sets": result}
+    record = {"command": "python benchmarks/scorer_quality.py", "scorers": SCORER_SPECS, "sets": result}
     (ROOT / "benchmarks" / "results" / "scorer_quality.json").write_text(json.dumps(record, indent=2) + "\n")
 
 

@@ -21,19 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from paraguide.data.pairs import read_pairs
-from paraguide.score import load_scorer
+from paraguide.score import SCORER_SPECS, load_scorer
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"testset": 0.90, "augment": 0.85, "adversarial": 0.80}
-SCORERS = [
-    "sim",
-    "embedding",
-    "wmd",
-    "lexical:word_overlap",
-    "lexical:ngram_overlap",
-    "lexical:edit_similarity",
-    "lexical:cosine",
-]  # noqa: E501
 
 
 def threshold_for(scores, labels, target: float) -> tuple[float, float, float, bool]:
@@ -66,7 +57,7 @@ def main() -> None:
     out: dict = {"method": __doc__.split("    python")[0].strip(), "targets": TARGETS, "thresholds": {}}
     for lang, (name, pairs) in data.items():
         labels = [p.label for p in pairs]
-        for spec in SCORERS:
+        for spec in SCORER_SPECS:
             scores = load_scorer(spec, lang=lang).score([(p.a, p.b) for p in pairs])
             entry = {"calibrated_on": name}
             for use, target in TARGETS.items():

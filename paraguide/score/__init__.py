@@ -11,6 +11,17 @@ from paraguide.score.sim import SimConfig, SimScorer, bundled_sim_path, train_si
 from paraguide.score.wmd import WMDScorer
 
 SCORERS = ("sim", "embedding", "lexical", "wmd")
+# Every bundled scorer and lexical measure, as load_scorer names them: what the quality table and the
+# threshold calibration cover.
+SCORER_SPECS = (
+    "sim",
+    "embedding",
+    "wmd",
+    "lexical:word_overlap",
+    "lexical:ngram_overlap",
+    "lexical:edit_similarity",
+    "lexical:cosine",
+)
 USES = ("testset", "augment", "adversarial")
 
 
@@ -54,6 +65,7 @@ def load_scorer(spec: str, lang: str = "en") -> Scorer:
 __all__ = [
     "MEASURES",
     "SCORERS",
+    "SCORER_SPECS",
     "EmbeddingScorer",
     "LexicalScorer",
     "Scorer",
