@@ -3,6 +3,10 @@ metrics that judge them: the trainable sim scorer (averaged sub-word embeddings,
 sentence embeddings (sentence-transformers; the bundled all-MiniLM-L6-v2 by default) and LCQMC's lexical
 measures."""
 
+import functools
+import json
+from pathlib import Path
+
 from paraguide.score.base import Scorer
 from paraguide.score.embedding import EmbeddingScorer
 from paraguide.score.lexical import MEASURES, LexicalScorer
@@ -25,17 +29,19 @@ SCORER_SPECS = (
 USES = ("testset", "augment", "adversarial")
 
 
+@functools.lru_cache(maxsize=1)
+def _thresholds() -> dict:
+    return json.loads((Path(__file__).parent / "thresholds.json").read_text(encoding="utf-8"))["thresholds"]
+
+
 def default_threshold(scorer: str, use: str = "testset", lang: str = "en") -> float:
     """The calibrated threshold of a scorer (``sim``, ``embedding``, ``lexical:word_overlap`` ...) for a
     use (``testset``, ``augment``, ``adversarial``) and language; see docs/score.md for the calibration
     (``data_prep/calibrate_thresholds.py``). A scorer loaded from another folder than the bundled one has
     its own scale: calibrate it the same way."""
-    import json
-    from pathlib import Path
-
     if use not in USES:
         raise ValueError(f"unknown use {use!r}; choose one of {', '.join(USES)}")
-    table = json.loads((Path(__file__).parent / "thresholds.json").read_text(encoding="utf-8"))["thresholds"]
+    table = _thresholds()
     key = "lexical:word_overlap" if scorer == "lexical" else scorer
     if key not in table or lang not in table[key]:
         raise ValueError(

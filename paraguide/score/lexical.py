@@ -71,10 +71,13 @@ class LexicalScorer:
 
     def fit(self, corpus: Iterable[str]) -> LexicalScorer:
         """Fit the tf.idf weights of ``cosine`` on a corpus of sentences."""
+        return self._fit_words(self.words(text) for text in corpus)
+
+    def _fit_words(self, sentences: Iterable[list[str]]) -> LexicalScorer:
         df: Counter[str] = Counter()
         n = 0
-        for text in corpus:
-            df.update(set(self.words(text)))
+        for words in sentences:
+            df.update(set(words))
             n += 1
         self.idf = {w: math.log((1 + n) / (1 + c)) + 1 for w, c in df.items()}
         self._default_idf = math.log(1 + n) + 1  # a word never seen: df = 0
@@ -89,7 +92,7 @@ class LexicalScorer:
         if self.measure == "edit_similarity":
             return [edit_similarity(a, b) for a, b in tokenized]
         if self.idf is None:  # fit on what is scored
-            self.fit([t for a, b in pairs for t in (a, b)])
+            self._fit_words(words for pair in tokenized for words in pair)
             scores = [self._cosine(a, b) for a, b in tokenized]
             self.idf = None
             return scores
