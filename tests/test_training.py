@@ -99,7 +99,7 @@ def test_two_processes_with_accelerate_on_cpu(corpus, tmp_path):
         "2",
         "--num_machines",
         "1",
-        "--cpu",
+        "--multi_gpu",  # accelerate's torchrun launcher: really two processes (--cpu alone starts one)
         "--mixed_precision",
         "no",
         "--dynamo_backend",
@@ -125,7 +125,8 @@ def test_two_processes_with_accelerate_on_cpu(corpus, tmp_path):
     result = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (tmp_path / "ddp" / "model.safetensors").exists()
-    assert json.loads((tmp_path / "ddp" / "all_results.json").read_text())["step"] == 6
+    results = json.loads((tmp_path / "ddp" / "all_results.json").read_text())
+    assert results["step"] == 6 and results["processes"] == 2
 
 
 def test_includes():

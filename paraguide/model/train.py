@@ -124,8 +124,12 @@ def train(config: TrainConfig, on_step=None) -> dict:
     from transformers import get_inverse_sqrt_schedule
 
     out = Path(config.output_dir)
+    # cpu=True where there is no GPU: only then do processes started by torchrun (`accelerate launch
+    # --multi_gpu`) on a CPU machine form one gloo group instead of N independent runs.
     accelerator = Accelerator(
-        gradient_accumulation_steps=config.grad_accum, mixed_precision=config.mixed_precision
+        gradient_accumulation_steps=config.grad_accum,
+        mixed_precision=config.mixed_precision,
+        cpu=not torch.cuda.is_available(),
     )
     set_seed(config.seed)
     heldout_file = config.heldout_file or _default_heldout(config.train_file)
@@ -226,7 +230,9 @@ def train(config: TrainConfig, on_step=None) -> dict:
     final = evaluate(
         accelerator.unwrap_model(model), tokenizer, heldout_rows, heldout_data, config, accelerator
     )
-    final.update(step=step, train_seconds=round(time.perf_counter() - started, 1))
+    final.update(
+        step=step, train_seconds=round(time.perf_counter() - started, 1), processes=accelerator.num_processes
+    )
     if accelerator.is_main_process:
         merge_lora(accelerator.unwrap_model(model))  # a plain model from here on: saves, loads as any
         accelerator.unwrap_model(model).save_pretrained(out)
