@@ -140,6 +140,7 @@ def test_cilin_groups_scores_and_antonyms(tmp_path):
     cilin_file = tmp_path / "cilin.txt"
     cilin_file.write_text(
         "Ba01A01= 电脑 计算机 微机\nBa01A02# 电脑 平板\nBa01B01@ 键盘\nBa02A01= 电脑 处理器\n"
+        "Ba03A01= 学习 上 修 修业 就学\nBa03A02= 达 到\n"
     )
     antonyms = tmp_path / "antonym.txt"
     antonyms.write_text("便宜@昂贵\n昂贵@便宜\n@笑\n")
@@ -150,6 +151,9 @@ def test_cilin_groups_scores_and_antonyms(tmp_path):
     [found] = cilin.suggest(["便宜的电脑好用吗"])
     assert sorted(s.text for s in found) == ["处理器", "微机", "计算机"]
     assert all(s.matched == "电脑" and s.source == "cilin" for s in found)
+    # single characters neither replaced nor suggested; a member sharing a character ranks first
+    [found] = cilin.suggest(["怎么学习阿凡达"])
+    assert [s.text for s in found] == ["就学", "修业"]
     bad = tmp_path / "bad.txt"
     bad.write_text("Ba01A01= 电脑\nnot a line\n")
     with pytest.raises(DataError, match=r"bad.txt:2.*8-character code"):

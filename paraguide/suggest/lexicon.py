@@ -247,7 +247,9 @@ class Cilin:
         path: str | os.PathLike | None = None,
         antonyms: str | os.PathLike | None = None,
         stopwords: frozenset[str] | None = None,
+        min_chars: int = 2,
     ):
+        self.min_chars = min_chars
         path = Path(path) if path else find_shared("zh_cilin/hit_cilin_extended.utf8.txt")
         if path is None:
             raise FileNotFoundError(
@@ -278,13 +280,20 @@ class Cilin:
         self.stopwords = stopwords if stopwords is not None else load_stopwords("zh")
 
     def synonyms(self, word: str) -> list[tuple[str, float]]:
+        """Members of the word's ``=`` groups, scored 1 / (number of groups the word is in): a word in one
+        group has one sense here. Most specific first: members sharing a character with the word (热量 ->
+        热能), then members of smaller groups."""
+        return [(w, score) for w, score, _ in self._synonyms(word)]
+
+    def _synonyms(self, word: str) -> list[tuple[str, float, tuple]]:
         groups = self.groups.get(word, [])
-        seen: dict[str, float] = {}
+        seen: dict[str, tuple] = {}
         for words in groups:
             for w in words:
                 if w != word and w not in seen:
-                    seen[w] = 1 / len(groups)
-        return list(seen.items())
+                    seen[w] = (not set(w) & set(word), len(words))
+        ranked = sorted(seen.items(), key=lambda x: (x[1], x[0]))
+        return [(w, 1 / len(groups), rank) for w, rank in ranked]
 
     def antonyms(self, word: str) -> list[str]:
         return list(self._antonyms.get(word, []))
@@ -295,13 +304,20 @@ class Cilin:
             words = tokenize(question, "zh")
             present = set(words)
             best: dict[str, Suggestion] = {}
+            rank: dict[str, tuple] = {}
             for i, word in enumerate(words):
-                if word in self.stopwords or not is_word(word):
+                # Single characters are left alone, both ways: in Cilin they sit in many loose groups
+                # (学习 = 上 = 修), and jieba splits names into them (阿凡达 -> 阿凡 + 达).
+                if word in self.stopwords or not is_word(word) or len(word) < self.min_chars:
                     continue
-                for text, score in self.synonyms(word):
-                    if text in present or text in question or text in best and best[text].score >= score:
+                for text, score, specific in self._synonyms(word):
+                    if len(text) < self.min_chars or text in present or text in question:
                         continue
+                    key = (-score, specific, i, text)
+                    if text in rank and rank[text] <= key:
+                        continue
+                    rank[text] = key
                     best[text] = Suggestion(text, word, (i, i + 1), round(score, 4), self.name)
-            ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
+            ranked = sorted(best.values(), key=lambda s: rank[s.text])
             results.append(ranked[:top_k] if top_k else ranked)
         return results
