@@ -7,6 +7,7 @@ from paraguide.score.filters import (
     ContainsSuggestion,
     DiffersFromSource,
     FilterChain,
+    KeepsNames,
     LengthRatio,
     SimilarityFilter,
     StillAQuestion,
@@ -38,6 +39,16 @@ def test_each_filter_and_its_reason():
     assert StillAQuestion()([c("怎样才能学好英语", lang="zh"), c("学英语的方法？", lang="zh")]) != []
     zh_statement = c("我在学英语。", lang="zh")
     assert StillAQuestion()([zh_statement]) == [] and zh_statement.dropped
+    # a search query that was no question to begin with need not become one
+    assert StillAQuestion()([c("长城的长度", source="长城 长度", lang="zh")])
+    previous = Candidate(SOURCE, "What is the quickest way to learn Python?", meta={"previous": "what is the quickest way to learn python"})  # fmt: skip
+    assert DiffersFromSource()([previous]) == [] and previous.dropped.endswith("same as the previous step")
+    names = Candidate("Who won Super Bowl 50 in Santa Clara?", "who won the super bowl in santa clara?")
+    assert KeepsNames()([names]) == [] and names.dropped == "keeps_names: lost '50'"
+    mangled = Candidate("In which country is Samarkand?", "what country is saandmarkand in?")
+    assert KeepsNames()([mangled]) == [] and mangled.dropped == "keeps_names: lost 'Samarkand'"
+    assert KeepsNames()([Candidate("Who won Super Bowl 50?", "which team won super bowl 50?")])
+    assert KeepsNames()([Candidate("2015年谁赢了？", "谁在2015年赢了？", lang="zh")])
 
 
 def test_similarity_filter_records_scores_and_the_chain_counts():

@@ -1,8 +1,8 @@
 """Filters that decide which paraphrase candidates are kept, composable and batch-first; every dropped
 candidate records which filter dropped it and why.
 
-    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), LengthRatio(),
-                         StillAQuestion("en"), AnswerNotLeaked(), SimilarityFilter(scorer, 0.8)])
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(),
+                         KeepsNames(), AnswerNotLeaked(), SimilarityFilter(scorer, 0.8)])
     kept = chain(candidates)          # candidates carry .dropped = "filter: reason" or None
     chain.counts                      # {"differs_from_source": 3, ...}: drops per filter
 
@@ -62,7 +62,16 @@ class DiffersFromSource(Filter):
     name = "differs_from_source"
 
     def reasons(self, candidates):
-        return ["same as the source" if _plain(c.text) == _plain(c.source) else None for c in candidates]
+        out = []
+        for c in candidates:
+            text, previous = _plain(c.text), c.meta.get("previous")
+            if text == _plain(c.source):
+                out.append("same as the source")
+            elif previous is not None and text == _plain(previous):
+                out.append("same as the previous step")  # iterated paraphrasing (--steps)
+            else:
+                out.append(None)
+        return out
 
 
 class ContainsSuggestion(Filter):
@@ -122,21 +131,52 @@ _ZH_QUESTION = re.compile(
 )
 
 
+def is_question(text: str, lang: str = "en") -> bool:
+    """English: a question mark or a question word first; Chinese: a question mark or a question
+    word/particle anywhere."""
+    text = text.strip()
+    if lang == "zh":
+        return bool(_ZH_QUESTION.search(text))
+    return text.endswith("?") or bool(_EN_QUESTION.match(text))
+
+
 class StillAQuestion(Filter):
-    """Drop a paraphrase that is no longer a question: English, a question mark or a question word first;
-    Chinese, a question mark or a question word/particle anywhere."""
+    """Drop a paraphrase that is no longer a question (:func:`is_question`) when its source was one (search
+    queries such as "长城 长度" are kept to their own form)."""
 
     name = "still_a_question"
 
     def reasons(self, candidates):
+        return [
+            "not a question" if is_question(c.source, c.lang) and not is_question(c.text, c.lang) else None
+            for c in candidates
+        ]
+
+
+_NUMBER = re.compile(r"\d")
+
+
+class KeepsNames(Filter):
+    """Drop a paraphrase that loses a number or a name of its source: a token with a digit, or (English) a
+    capitalised word that does not start the question. A small paraphraser mangles rare names ("Samarkand"
+    -> "saandmarkand") and drops numbers ("Super Bowl 50"), and a similarity scorer built on sub-words barely
+    notices; a QA question about another name or number asks something else."""
+
+    name = "keeps_names"
+
+    def reasons(self, candidates):
         out = []
         for c in candidates:
-            text = c.text.strip()
-            if c.lang == "zh":
-                ok = bool(_ZH_QUESTION.search(text))
-            else:
-                ok = text.endswith("?") or bool(_EN_QUESTION.match(text))
-            out.append(None if ok else "not a question")
+            source = tokenize(c.source, c.lang)
+            kept = {t.lower() for t in tokenize(c.text, c.lang)}
+            lost = [
+                t
+                for i, t in enumerate(source)
+                if (_NUMBER.search(t) or (c.lang != "zh" and i > 0 and t[:1].isupper() and t[1:2].islower()))
+                and t.lower() not in kept
+                and t.lower() not in c.suggestion.lower()
+            ]
+            out.append(f"lost {', '.join(repr(t) for t in lost)}" if lost else None)
         return out
 
 
