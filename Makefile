@@ -1,5 +1,6 @@
 # paraguide: set up a virtual environment and run the main job or the tests.
-#   make demo    set everything up, then run the main job on the bundled example (no arguments needed)
+#   make demo    set everything up, then build a paraphrased test set from the bundled SQuAD-format example
+#                (the main job; no arguments, no shared data needed)
 #   make test    set everything up, then lint and run the tests
 # Variables: PYTHON (interpreter for the venv), TORCH (pip spec installed first; on a GPU machine pass
 # e.g. TORCH="torch --index-url …" or pre-install your CUDA build).
@@ -22,12 +23,8 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: setup
-	$(BIN)/paraguide prepare --pairs examples/data/questions_en.tsv --lang en --heldout 0.1 --quiet \
-		--out runs/demo/en/train.jsonl
-	$(BIN)/paraguide prepare --pairs examples/data/questions_zh.tsv --lang zh --heldout 0.1 --quiet \
-		--out runs/demo/zh/train.jsonl
-	@echo; echo "first examples (runs/demo/en/train.jsonl, runs/demo/zh/train.jsonl):"
-	@head -n 4 runs/demo/en/train.jsonl; head -n 4 runs/demo/zh/train.jsonl
+	$(BIN)/paraguide build-testset --squad examples/data/squad_en.json --source ppdb:examples/data/ppdb_en.txt \
+		--top-k 5 --out runs/demo/testset --overwrite
 
 lint: setup
 	$(BIN)/ruff check .

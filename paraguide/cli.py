@@ -635,6 +635,195 @@ def _run_train_scorer(args) -> int:
     return 0
 
 
+_BUILD_SOURCES = """\
+            suggestion sources (--source):
+              wordnet[:FOLDER]    English default: WordNet synonyms (Open English WordNet YAML; default: the
+                                  shared data's open_english_wordnet/yaml)
+              cilin[:FILE]        Chinese default: HIT Cilin synonyms
+              ppdb:FILE           PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
+                                  or 'word1 word2' list (any PPDB-like file you give)
+              context             adversarial (the --adversarial / --mode context default): phrases near a
+                                  same-type distractor of the answer in the context
+              none                no suggestion: free paraphrases
+"""
+
+
+def _add_build_args(p, augment: bool) -> None:
+    inputs = p.add_argument_group("input (one of)")
+    inputs.add_argument(
+        "--squad", metavar="FILE", help="SQuAD-format JSON (SQuAD v1.1/2.0, DuReader-robust), .gz ok"
+    )
+    inputs.add_argument(
+        "--pairs",
+        metavar="FILE",
+        help="question pairs: LCQMC/BQ/Quora-style TSV, MRPC or JSONL (labels kept)",
+    )
+    inputs.add_argument("--pairs-format", default="auto", help="pair file format (default: auto-detect)")
+    inputs.add_argument(
+        "--side",
+        choices=("a", "b", "both"),
+        default="a",
+        help="pairs: which question to paraphrase (default: a)",
+    )
+    p.add_argument("--out", required=True, metavar="OUTDIR", help="output folder")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language (default: en)")
+    p.add_argument("--source", help="suggestion source (see below; default: wordnet for en, cilin for zh)")
+    p.add_argument("--model", help="paraphraser folder (default: the bundled model of --lang)")
+    p.add_argument(
+        "--scorer",
+        default="sim",
+        help="similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: sim)",
+    )
+    p.add_argument(
+        "--threshold", type=float, help="similarity threshold (default: the scorer's calibrated one)"
+    )
+    p.add_argument(
+        "--top-k", type=int, default=3, help="suggestions tried per question and step (default: 3)"
+    )
+    p.add_argument(
+        "--steps", type=int, default=1, help="iterations: each paraphrases the previous output (default: 1)"
+    )
+    p.add_argument("--num-beams", type=int, default=4, help="beam size (default: 4)")
+    p.add_argument("--batch-size", type=int, default=32, help="paraphraser batch size (default: 32)")
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        default=64,
+        help="questions per unit of work and of resumption (default: 64)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default: 0)")
+    p.add_argument("--dtype", default="auto", help="auto (bfloat16 where native), float32, bfloat16, float16")
+    p.add_argument("--ner", help="context source: an installed spaCy NER pipeline (default: rules)")
+    p.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: accelerate's choice)")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run in OUTDIR")
+    p.add_argument(
+        "--overwrite", action="store_true", help="discard a previous run in OUTDIR and start again"
+    )
+    p.add_argument("--examples", type=int, default=5, help="before/after examples to print (default: 5)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    if augment:
+        p.add_argument("--n", type=int, help="accepted paraphrases to add (default: every accepted one)")
+        p.add_argument(
+            "--mode",
+            choices=("ppdb", "context"),
+            default="ppdb",
+            help="ppdb: lexical suggestions (PPDB/WordNet/Cilin; --source) and the augmentation threshold; "
+            "context: adversarial suggestions and threshold (default: ppdb)",
+        )
+        p.add_argument(
+            "--paraphrases-only",
+            action="store_true",
+            help="write the paraphrases alone, not merged with the input",
+        )
+    else:
+        p.add_argument(
+            "--adversarial",
+            action="store_true",
+            help="context-chunk suggestions near same-type distractors and the adversarial threshold",
+        )
+
+
+def _add_build_testset(sub) -> None:
+    p = sub.add_parser(
+        "build-testset",
+        help="a paraphrased test set from SQuAD-format data or question pairs",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Paraphrase every question of a QA (SQuAD-format) or QM (pairs) test set: suggestions from a source
+            -> the suggestion-guided paraphraser -> filters (differs from the source, uses the suggestion,
+            length ratio, still a question, answer not leaked, similarity >= the scorer's test-set threshold)
+            -> optionally iterated (--steps) -> one accepted paraphrase per question (a seeded choice).
+
+            Writes in OUTDIR: paraphrased.json and original.json (the same questions, side by side; contexts
+            and answers untouched, new unique ids) -- or paraphrased/original .tsv/.jsonl for pairs --, id_map.json,
+            provenance.jsonl, accounting.jsonl (every input question: selected, or the stage and reason it fell
+            out) and summary.json. Output is written as it goes: after a crash, run the same command with
+            --resume. Under 'accelerate launch' the questions are shared among the processes.
+            """
+        ),
+        epilog=textwrap.dedent(
+            _BUILD_SOURCES
+            + """
+            examples:
+              paraguide build-testset --squad dev-v1.1.json --out runs/squad-para
+              paraguide build-testset --squad dev-v1.1.json --adversarial --out runs/squad-adv
+              paraguide build-testset --squad dureader_robust/dev.json --lang zh --out runs/dureader-para
+              paraguide build-testset --pairs lcqmc/test.tsv --lang zh --side both --out runs/lcqmc-para
+              accelerate launch --num_processes 4 -m paraguide.cli build-testset --squad dev-v1.1.json --out runs/x
+            """
+        ),
+    )
+    _add_build_args(p, augment=False)
+    p.set_defaults(run=_run_build)
+
+
+def _add_augment(sub) -> None:
+    p = sub.add_parser(
+        "augment",
+        help="augmented training data: original questions plus N accepted paraphrases",
+        formatter_class=_formatter,
+        description=textwrap.dedent(
+            """\
+            Paraphrase training questions in a seeded random order until --n paraphrases are accepted (with
+            the augmentation threshold, or the adversarial one for --mode context), and write them merged with
+            the original training data -- each right after its original, new unique id, answers unchanged --
+            ready for any SQuAD trainer (pairs: a new pair per paraphrase, label kept). Same resumable,
+            multi-process run as build-testset.
+            """
+        ),
+        epilog=textwrap.dedent(
+            _BUILD_SOURCES
+            + """
+            examples:
+              paraguide augment --squad train-v1.1.json --mode ppdb --n 25000 --out runs/squad-aug
+              paraguide augment --squad train-v1.1.json --mode context --n 25000 --out runs/squad-aug-adv
+              paraguide augment --pairs lcqmc/train.tsv --lang zh --n 20000 --out runs/lcqmc-aug
+            """
+        ),
+    )
+    _add_build_args(p, augment=True)
+    p.set_defaults(run=_run_build)
+
+
+def _run_build(args) -> int:
+    from paraguide.pipeline.build import BuildConfig, augment, build_testset, format_summary
+
+    config = BuildConfig(
+        out=args.out,
+        squad=args.squad,
+        pairs=args.pairs,
+        pairs_format=args.pairs_format,
+        side=args.side,
+        lang=args.lang,
+        adversarial=getattr(args, "adversarial", False),
+        source=args.source,
+        model=args.model,
+        scorer=args.scorer,
+        threshold=args.threshold,
+        top_k=args.top_k,
+        steps=args.steps,
+        num_beams=args.num_beams,
+        batch_size=args.batch_size,
+        chunk_size=args.chunk_size,
+        seed=args.seed,
+        dtype=args.dtype,
+        ner=args.ner,
+        n=getattr(args, "n", None),
+        mode=getattr(args, "mode", None),
+        paraphrases_only=getattr(args, "paraphrases_only", False),
+        resume=args.resume,
+        overwrite=args.overwrite,
+        progress=not args.quiet,
+        device=args.device,
+        report_examples=args.examples,
+    )
+    summary = augment(config) if args.command == "augment" else build_testset(config)
+    if summary:  # the main process
+        print(format_summary(summary, args.out))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paraguide",
@@ -650,6 +839,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_suggest(sub)
     _add_score(sub)
     _add_train_scorer(sub)
+    _add_build_testset(sub)
+    _add_augment(sub)
     return parser
 
 

@@ -1,0 +1,598 @@
+"""The main job: paraphrased test sets (``build_testset``) and augmented training data (``augment``) for QA
+(SQuAD format) and QM (question pairs), English and Chinese.
+
+    config = BuildConfig(squad="dev-v1.1.json", out="runs/testset")
+    summary = build_testset(config)
+
+Both jobs stream the input in chunks of ``chunk_size`` questions through one :class:`QuestionParaphraser`
+(suggestions -> paraphraser -> filters -> a seeded choice) and write each chunk as it is done
+(:mod:`paraguide.pipeline.shards`): under ``accelerate launch`` the chunks are shared among the processes,
+and ``resume=True`` continues a killed run. When every chunk is done, the main process merges the shards in
+input order into the final files, so the files are the same for any number of processes, in one go or
+resumed.
+
+Test set outputs (OUTDIR): ``paraphrased.json`` + ``original.json`` (SQuAD: the same questions, the
+paraphrased ones with new ids; contexts and answers untouched) or ``paraphrased.<tsv|jsonl>`` +
+``original.<tsv|jsonl>`` (pairs, labels kept); ``id_map.json`` (new id -> original id); ``provenance.jsonl``
+(one line per paraphrase: original, paraphrase, suggestion, its source, scores, step); ``accounting.jsonl``
+(every input question: selected, or the stage and reason it fell out); ``summary.json`` (counts per stage,
+which add up to the input questions). Augmentation writes ``train.json`` / ``train.<tsv|jsonl>`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from paraguide.data.io import atomic_write, write_json
+from paraguide.data.pairs import Pair, detect_format, write_pairs
+from paraguide.data.squad import SquadReader, SquadWriter
+from paraguide.pipeline.generate import Item, QuestionParaphraser, stage_names
+from paraguide.pipeline.inputs import InputReport, count_questions, pair_items, squad_items, unique_id
+from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepare_run, read_done
+
+DEFAULT_SOURCE = {"en": "wordnet", "zh": "cilin"}
+
+
+@dataclass
+class BuildConfig:
+    """Everything a test-set or augmentation run depends on (``--resume`` checks it did not change)."""
+
+    out: str
+    squad: str | None = None  # a SQuAD-format file (SQuAD, DuReader-robust) ...
+    pairs: str | None = None  # ... or a question-pair file (LCQMC, BQ, Quora-style TSV, MRPC, JSONL)
+    pairs_format: str = "auto"
+    side: str = "a"  # pairs: paraphrase side a, b or both
+    lang: str = "en"
+    adversarial: bool = False  # context chunks near a same-type distractor; the adversarial threshold
+    source: str | None = None  # ppdb:FILE | wordnet[:DIR] | cilin[:FILE] | context | none (default by lang)
+    model: str | None = None  # paraphraser folder (default: the bundled model of `lang`)
+    scorer: str = "sim"
+    threshold: float | None = None  # default: the scorer's calibrated threshold for this use
+    top_k: int = 3  # suggestions tried per question and step
+    steps: int = 1
+    num_beams: int = 4
+    batch_size: int = 32
+    chunk_size: int = 64  # questions per unit of work (and of resumption)
+    seed: int = 0
+    dtype: str = "auto"
+    ner: str | None = None  # context source: an installed spaCy NER pipeline (default: rules)
+    # augmentation
+    n: int | None = None  # accepted paraphrases to sample (default: every accepted one)
+    mode: str | None = None  # augment: "ppdb" (lexical suggestions) or "context" (adversarial)
+    paraphrases_only: bool = False  # augment: write the paraphrases alone, without the original data
+    # how to run (not part of the results)
+    resume: bool = False
+    overwrite: bool = False
+    progress: bool = True
+    device: str | None = None
+    report_examples: int = 5
+    extra: dict = field(default_factory=dict)
+
+    def check(self) -> None:
+        if (self.squad is None) == (self.pairs is None):
+            raise ValueError("give exactly one input: --squad FILE or --pairs FILE")
+        if self.lang not in DEFAULT_SOURCE:
+            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
+        if self.adversarial and self.pairs:
+            raise ValueError("--adversarial needs QA data (--squad): its suggestions come from the context")
+        if self.mode not in (None, "ppdb", "context"):
+            raise ValueError(f"unknown --mode {self.mode!r}; choose ppdb or context")
+        for name in ("top_k", "steps", "num_beams", "batch_size", "chunk_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.n is not None and self.n < 1:
+            raise ValueError("--n must be at least 1")
+
+    @property
+    def use(self) -> str:
+        """Which calibrated threshold applies: testset, augment or adversarial."""
+        if self.adversarial or self.mode == "context":
+            return "adversarial"
+        return "augment" if self.mode else "testset"
+
+    def source_spec(self) -> str:
+        if self.source:
+            return self.source
+        return "context" if self.use == "adversarial" else DEFAULT_SOURCE[self.lang]
+
+
+# ---- components ------------------------------------------------------------------------------------
+
+
+def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphraser, dict]:
+    """The paraphraser, suggestion source, filters and threshold of a run, and their description."""
+    from paraguide.model.paraphraser import Paraphraser, default_model_path
+    from paraguide.score import default_threshold, load_scorer
+    from paraguide.score.filters import (
+        AnswerNotLeaked,
+        ContainsSuggestion,
+        DiffersFromSource,
+        FilterChain,
+        KeepsNames,
+        LengthRatio,
+        SimilarityFilter,
+        StillAQuestion,
+    )
+    from paraguide.suggest import load_source
+
+    model = config.model or default_model_path(config.lang)
+    paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
+    spec = config.source_spec()
+    source = None
+    if spec != "none":
+        name = spec.partition(":")[0]
+        options = {"lang": config.lang} if name in ("ppdb", "context") else {}
+        if name == "context":
+            options["ner"] = config.ner
+        source = load_source(spec, **options)
+    scorer = load_scorer(config.scorer, lang=config.lang)
+    threshold = config.threshold
+    if threshold is None:
+        threshold = default_threshold(config.scorer, config.use, config.lang)
+    filters = [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]
+    if config.squad:
+        filters.append(AnswerNotLeaked())
+    filters.append(SimilarityFilter(scorer, threshold))
+    generator = QuestionParaphraser(
+        paraphraser,
+        source,
+        FilterChain(filters),
+        lang=config.lang,
+        top_k=config.top_k,
+        steps=config.steps,
+        seed=config.seed,
+        num_beams=config.num_beams,
+        batch_size=config.batch_size,
+    )
+    described = {
+        "model": str(Path(model).resolve()),
+        "source": spec,
+        "scorer": config.scorer,
+        "threshold": threshold,
+        "use": config.use,
+        "dtype": str(paraphraser.dtype).removeprefix("torch."),
+    }
+    return generator, described
+
+
+def _run_config(config: BuildConfig, job: str, described: dict) -> dict:
+    """What --resume compares: the input, the components and every option that changes the output."""
+    skip = {"out", "resume", "overwrite", "progress", "device", "report_examples", "squad", "pairs", "model"}
+    options = {k: v for k, v in asdict(config).items() if k not in skip}
+    inputs = file_fingerprint(config.squad or config.pairs)
+    model = Path(described["model"]) / "model.safetensors"
+    return {"job": job, "input": inputs, **options, **described, "model_size": model.stat().st_size}
+
+
+# ---- running chunks ----------------------------------------------------------------------------------
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    chunk: list[Item] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+class _Progress:
+    """questions/s and acceptance so far, on the main process."""
+
+    def __init__(self, total: int | None, desc: str, enabled: bool, world: int):
+        self.world = world
+        self.bar = tqdm(total=total, desc=desc, unit="q", disable=not enabled or None, smoothing=0.05)
+        self.seen = self.selected = 0
+
+    def update(self, outcomes: list[dict], scale: int = 1) -> None:
+        self.seen += len(outcomes)
+        self.selected += sum(o["status"] == "selected" for o in outcomes)
+        self.bar.update(len(outcomes) * scale)
+        self.bar.set_postfix(accepted=f"{self.selected / max(1, self.seen):.1%}", refresh=False)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _state():
+    """The process group: one process, or those started by ``accelerate launch`` / ``torchrun``. Without a GPU
+    it must be told it is on CPU, or processes started by torchrun each think they are alone."""
+    import torch
+    from accelerate import PartialState
+
+    return PartialState(cpu=not torch.cuda.is_available())
+
+
+def _start(config: BuildConfig, job: str):
+    config.check()
+    total = count_questions(config.squad, config.pairs, config.side, config.pairs_format)
+    state = _state()
+    generator, described = load_generator(config, device=state.device)
+    run_config = _run_config(config, job, described)
+    if state.is_main_process:  # checks OUTDIR and the configuration once, before anyone writes
+        prepare_run(config.out, run_config, config.resume, config.overwrite)
+    state.wait_for_everyone()
+    work = Path(config.out) / WORK
+    done = read_done(work)  # read by every process before any writes (chunk ownership is by number)
+    state.wait_for_everyone()
+    return state, generator, described, work, done, total
+
+
+def _items(config: BuildConfig, report: InputReport) -> Iterator[Item]:
+    if config.squad:
+        for _, item in squad_items(config.squad, report):
+            yield item
+    else:
+        for _, items in pair_items(config.pairs, config.side, config.pairs_format):
+            report.questions += len(items)
+            yield from items
+
+
+# ---- the test set ------------------------------------------------------------------------------------
+
+
+def build_testset(config: BuildConfig) -> dict:
+    """Paraphrase every question once (or drop it, saying why) and write the test set; returns the
+    summary (also written as OUTDIR/summary.json)."""
+    started = time.perf_counter()
+    state, generator, described, work, done, total = _start(config, "testset")
+    rank, world = state.process_index, state.num_processes
+    report = InputReport()
+    bar = _Progress(total, "build-testset", config.progress and state.is_main_process, world)
+    processed = 0
+    with ShardWriter(work, rank) as writer:
+        for index, chunk in enumerate(_chunks(_items(config, report), config.chunk_size)):
+            if index % world != rank:
+                continue
+            if index in done:
+                bar.bar.update(len(chunk) * world)
+                continue
+            outcomes = generator(chunk)
+            writer.write_chunk(index, outcomes)
+            processed += len(chunk)
+            bar.update(outcomes, world)
+    bar.close()
+    state.wait_for_everyone()
+    if not state.is_main_process:
+        return {}
+    outcomes = _collect(read_done(work))
+    summary = _write_testset(config, outcomes, described, generator, report)
+    _write_timing(config, processed, time.perf_counter() - started, world)
+    return summary
+
+
+def _collect(done: dict[int, list[dict]]) -> dict[str, dict]:
+    outcomes: dict[str, dict] = {}
+    for chunk in sorted(done):
+        for outcome in done[chunk]:
+            if outcome["key"] in outcomes:
+                raise RuntimeError(f"question {outcome['key']} was written twice (shards of another run?)")
+            outcomes[outcome["key"]] = outcome
+    return outcomes
+
+
+def _write_testset(
+    config: BuildConfig, outcomes: dict[str, dict], described: dict, generator, report
+) -> dict:
+    out = Path(config.out)
+    accounting, provenance, id_map = [], [], {}
+    if config.squad:
+        reader = SquadReader(config.squad)
+        taken = set(outcomes)  # every input id (all were processed), so new ids never collide
+        with (
+            SquadWriter(out / "paraphrased.json") as para,
+            SquadWriter(out / "original.json") as orig,
+        ):
+            for record in reader:
+                key = str(record["id"])
+                outcome = _outcome(outcomes, key, config.squad)
+                accounting.append(_account(key, outcome))
+                if outcome["status"] != "selected":
+                    continue
+                new_id = unique_id(key, "para", taken)
+                id_map[new_id] = record["id"]
+                para.write({**record, "id": new_id, "question": outcome["paraphrase"]})
+                orig.write(record)
+                provenance.append(_provenance(new_id, record["id"], record["question"], outcome))
+            para.header = orig.header = dict(reader.header)
+        files = ["paraphrased.json", "original.json"]
+    else:
+        files = _write_pair_testset(config, outcomes, accounting, provenance, id_map)
+    return _finish(config, outcomes, accounting, provenance, id_map, files, described, generator, report)
+
+
+def _write_pair_testset(config, outcomes, accounting, provenance, id_map) -> list[str]:
+    out = Path(config.out)
+    fmt = "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
+    para_pairs, orig_pairs = [], []
+    for n, (pair, items) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
+        results = [_outcome(outcomes, it.key, config.pairs) for it in items]
+        for it, outcome in zip(items, results, strict=True):
+            accounting.append(_account(it.key, outcome))
+        if not all(o["status"] == "selected" for o in results):
+            continue
+        texts = {it.key[-1]: o["paraphrase"] for it, o in zip(items, results, strict=True)}
+        para_pairs.append(Pair(texts.get("a", pair.a), texts.get("b", pair.b), pair.label))
+        orig_pairs.append(pair)
+        id_map[str(len(para_pairs))] = n + 1  # line in the written files -> pair number in the input
+        for it, outcome in zip(items, results, strict=True):
+            original = pair.a if it.key.endswith(":a") else pair.b
+            provenance.append(_provenance(f"{len(para_pairs)}:{it.key[-1]}", it.key, original, outcome))
+    write_pairs(out / f"paraphrased.{fmt}", para_pairs, fmt)
+    write_pairs(out / f"original.{fmt}", orig_pairs, fmt)
+    return [f"paraphrased.{fmt}", f"original.{fmt}"]
+
+
+def _outcome(outcomes: dict, key: str, path: str) -> dict:
+    if key not in outcomes:
+        raise RuntimeError(f"question {key} of {path} has no result: the run is incomplete (--resume it)")
+    return outcomes[key]
+
+
+def _account(key: str, outcome: dict) -> dict:
+    if outcome["status"] == "selected":
+        return {"id": key, "status": "selected", "step": outcome["step"]}
+    return {"id": key, "status": "dropped", "stage": outcome["stage"], "reason": outcome["reason"]}
+
+
+def _provenance(new_id, original_id, original: str, outcome: dict) -> dict:
+    keep = ("suggestion", "matched", "suggestion_source", "relation", "scores", "step")
+    record = {"id": new_id, "original_id": original_id, "original": original}
+    record["paraphrase"] = outcome["paraphrase"]
+    record.update({k: outcome[k] for k in keep})
+    record["steps"] = [{k: s[k] for k in ("suggestion", "paraphrase", "scores")} for s in outcome["steps"]]
+    return record
+
+
+def _finish(config, outcomes, accounting, provenance, id_map, files, described, generator, report) -> dict:
+    out = Path(config.out)
+    with atomic_write(out / "accounting.jsonl") as f:
+        for row in accounting:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    with atomic_write(out / "provenance.jsonl") as f:
+        for row in provenance:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_json(out / "id_map.json", id_map)
+    summary = _summary(config, accounting, outcomes, len(provenance), described, generator)
+    summary["input_check"] = report.as_dict()
+    summary["files"] = [*files, "id_map.json", "provenance.jsonl", "accounting.jsonl", "summary.json"]
+    summary["examples"] = _examples(provenance, config.report_examples, config.seed)
+    write_json(out / "summary.json", summary)
+    return summary
+
+
+def _summary(config, accounting, outcomes, written, described, generator, total=None) -> dict:
+    stages = stage_names(generator.filters)
+    fell_out = Counter(row["stage"] for row in accounting if row["status"] == "dropped")
+    selected = sum(row["status"] == "selected" for row in accounting)
+    total = len(accounting) if total is None else total
+    # Augmentation adds two stages: "not_processed" (n reached before the question's turn) and
+    # "sampling" (accepted, but beyond the n sampled).
+    order = [s for s in ("not_processed",) if fell_out.get(s)] + list(stages[:-1])
+    order += [s for s in ("sampling",) if fell_out.get(s)]
+    # A funnel: how many questions reached each stage (a question that fell out at stage S reached S).
+    reached, remaining = {}, total - fell_out.get("not_processed", 0)
+    for stage in stages[:-1]:
+        reached[stage] = remaining
+        remaining -= fell_out.get(stage, 0)
+    reached["selected"] = selected
+    drops = Counter()
+    for o in outcomes.values():
+        drops.update(o.get("candidate_drops", {}))
+    steps = Counter(row["step"] for row in accounting if row["status"] == "selected")
+    return {
+        "job": "augment" if config.mode else ("adversarial testset" if config.adversarial else "testset"),
+        "input": config.squad or config.pairs,
+        "input_questions": total,
+        "selected": selected,
+        "acceptance": round(selected / max(1, total), 4),
+        "written": written,
+        "fell_out": {stage: fell_out.get(stage, 0) for stage in order},
+        "reached": reached,
+        "candidates": {
+            "generated": sum(o.get("candidates", 0) for o in outcomes.values() if o["status"] == "dropped")
+            + sum(
+                sum(s["candidates"] for s in o["steps"])
+                for o in outcomes.values()
+                if o["status"] == "selected"
+            ),
+            "dropped_by": {s: drops.get(s, 0) for s in stages[1:-1]},
+        },
+        "selected_at_step": {str(k): v for k, v in sorted(steps.items())},
+        "components": described,
+        "seed": config.seed,
+    }
+
+
+def _examples(provenance: list[dict], k: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    picked = rng.sample(provenance, min(k, len(provenance)))
+    return [
+        {"original": p["original"], "paraphrase": p["paraphrase"], "suggestion": p["suggestion"]}
+        for p in picked
+    ]
+
+
+def _write_timing(config: BuildConfig, processed: int, seconds: float, world: int) -> None:
+    """Speed of this invocation (kept out of summary.json, whose content must not depend on timing)."""
+    write_json(
+        Path(config.out) / "timing.json",
+        {
+            "processes": world,
+            "questions_processed_by_main_process": processed,
+            "seconds": round(seconds, 1),
+            "questions_per_minute": round(60 * processed * world / max(seconds, 1e-9), 1),
+        },
+    )
+
+
+# ---- augmentation ------------------------------------------------------------------------------------
+
+
+def augment(config: BuildConfig) -> dict:
+    """Paraphrase training questions in a seeded random order until ``n`` are accepted, then write them
+    with the original training data (or alone). Returns the summary (also OUTDIR/summary.json)."""
+    from accelerate.utils import gather_object
+
+    started = time.perf_counter()
+    config.mode = config.mode or "ppdb"
+    state, generator, described, work, done, _ = _start(config, "augment")
+    rank, world = state.process_index, state.num_processes
+    report = InputReport()
+    items = list(_items(config, report))  # the order is a permutation: the questions are held (not contexts)
+    order = list(range(len(items)))
+    random.Random(config.seed).shuffle(order)
+    chunks = [order[i : i + config.chunk_size] for i in range(0, len(order), config.chunk_size)]
+    target = config.n or math.inf
+    accepted = {c: sum(o["status"] == "selected" for o in done[c]) for c in done}
+
+    def enough() -> bool:
+        total = 0
+        for c in range(len(chunks)):
+            if c not in accepted:
+                return False
+            total += accepted[c]
+            if total >= target:
+                return True
+        return True
+
+    pending = [c for c in range(len(chunks)) if c not in done]
+    bar = _Progress(len(items), "augment", config.progress and state.is_main_process, world)
+    bar.bar.update(sum(len(chunks[c]) for c in done))
+    processed = 0
+    with ShardWriter(work, rank) as writer:
+        for start in range(0, len(pending), world):
+            if enough():
+                break
+            group = pending[start : start + world]
+            mine = []
+            if rank < len(group):
+                c = group[rank]
+                outcomes = generator([items[i] for i in chunks[c]])
+                writer.write_chunk(c, outcomes)
+                processed += len(outcomes)
+                bar.update(outcomes, len(group))
+                mine = [(c, sum(o["status"] == "selected" for o in outcomes))]
+            for c, k in gather_object(mine):
+                accepted[c] = k
+    bar.close()
+    state.wait_for_everyone()
+    if not state.is_main_process:
+        return {}
+    summary = _write_augmented(config, items, chunks, read_done(work), described, generator, report)
+    _write_timing(config, processed, time.perf_counter() - started, world)
+    return summary
+
+
+def _write_augmented(config, items, chunks, done, described, generator, report) -> dict:
+    out = Path(config.out)
+    target = config.n or math.inf
+    chosen: dict[str, dict] = {}  # original key -> outcome, the first `n` accepted in the seeded order
+    accounting_by_key: dict[str, dict] = {}
+    outcomes: dict[str, dict] = {}
+    # Chunks in the seeded order up to the one where the n-th paraphrase was accepted; chunks done beyond
+    # it (other processes were busy with them when n was reached) count as not processed, so the files do
+    # not depend on the number of processes.
+    for c in range(len(chunks)):
+        if c not in done or len(chosen) >= target:
+            break
+        for outcome in done[c]:
+            outcomes[outcome["key"]] = outcome
+            row = _account(outcome["key"], outcome)
+            if outcome["status"] == "selected":
+                if len(chosen) < target:
+                    chosen[outcome["key"]] = outcome
+                else:
+                    row = {
+                        "id": outcome["key"],
+                        "status": "dropped",
+                        "stage": "sampling",
+                        "reason": "accepted beyond --n",
+                    }
+            accounting_by_key[outcome["key"]] = row
+    for item in items:
+        accounting_by_key.setdefault(
+            item.key,
+            {
+                "id": item.key,
+                "status": "dropped",
+                "stage": "not_processed",
+                "reason": "--n reached before its turn",
+            },
+        )
+    accounting = [accounting_by_key[item.key] for item in items]
+    provenance, id_map = [], {}
+    taken = {item.key for item in items}
+    if config.squad:
+        reader = SquadReader(config.squad)
+        with SquadWriter(out / "train.json") as writer:
+            for record in reader:
+                key = str(record["id"])
+                if not config.paraphrases_only:
+                    writer.write(record)
+                if key in chosen:
+                    new_id = unique_id(key, "para", taken)
+                    id_map[new_id] = record["id"]
+                    writer.write({**record, "id": new_id, "question": chosen[key]["paraphrase"]})
+                    provenance.append(_provenance(new_id, record["id"], record["question"], chosen[key]))
+            writer.header = dict(reader.header)
+        files = ["train.json"]
+    else:
+        fmt = "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
+        rows = []
+        for n, (pair, its) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
+            if not config.paraphrases_only:
+                rows.append(pair)
+            picked = [it for it in its if it.key in chosen]
+            for it in picked:  # each accepted side makes one new pair, the label kept
+                text = chosen[it.key]["paraphrase"]
+                new = (
+                    Pair(text, pair.b, pair.label)
+                    if it.key.endswith(":a")
+                    else Pair(pair.a, text, pair.label)
+                )
+                rows.append(new)
+                id_map[str(len(rows))] = n + 1
+                original = pair.a if it.key.endswith(":a") else pair.b
+                provenance.append(_provenance(str(len(rows)), it.key, original, chosen[it.key]))
+        write_pairs(out / f"train.{fmt}", rows, fmt)
+        files = [f"train.{fmt}"]
+    return _finish(config, outcomes, accounting, provenance, id_map, files, described, generator, report)
+
+
+def format_summary(summary: dict, out: str) -> str:
+    """What the CLI prints at the end: counts per stage, where the files are, a few before/after examples."""
+    total = summary["input_questions"]
+    lines = [
+        f"{summary['job']}: {summary['selected']} of {total} questions selected "
+        f"({summary['acceptance']:.1%}); {summary['written']} written",
+        "questions that fell out, by stage:",
+    ]
+    for stage, count in summary["fell_out"].items():
+        if count:
+            lines.append(f"  {stage:<22} {count:>8}")
+    lines.append(f"  {'selected':<22} {summary['selected']:>8}")
+    located = summary["input_check"]["answer_offsets_located"]
+    if located:
+        lines.append(
+            f"answer offsets located in the context (wrong or -1; files keep them as given): {located}"
+        )
+    if summary["input_check"].get("empty_answers"):
+        lines.append(f"empty answer texts (kept, not used): {summary['input_check']['empty_answers']}")
+    lines.append(f"files in {out}: {', '.join(summary['files'])}")
+    if summary["examples"]:
+        lines.append("examples (original -> paraphrase [suggestion]):")
+        for e in summary["examples"]:
+            lines.append(f"  {e['original']}\n    -> {e['paraphrase']}  [{e['suggestion']}]")
+    return "\n".join(lines)

@@ -1,0 +1,188 @@
+"""The composition at the heart of every builder: suggestions -> paraphraser -> filters -> one choice,
+for a batch of questions at once, optionally iterated (Gan & Ng fig. 4).
+
+    generate = QuestionParaphraser(paraphraser, source, filters, lang="en", top_k=3, steps=1, seed=0)
+    outcomes = generate([Item("q1", "Who wrote Hamlet?", answer="Shakespeare")])
+
+Each outcome is a JSON-ready dict. Selected: the paraphrase, its suggestion (text, matched n-gram, source,
+relation), scores, step and the path of steps. Dropped: the stage where the question fell out and why --
+the furthest stage any of its candidates reached (a question whose best candidate failed only the
+similarity threshold fell out at ``similarity``, not at the cheap filters some other candidate failed).
+
+Iteration (``steps > 1``): step k paraphrases step k-1's chosen paraphrase with a new suggestion found in
+it; the filters still compare with the *original* question (and drop an output equal to the previous
+step's), so meaning is anchored to the original while wording moves further. A question keeps the last
+step that produced an accepted paraphrase.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from paraguide.model.paraphraser import Paraphraser
+from paraguide.score.filters import Candidate, FilterChain
+from paraguide.suggest.base import Suggestion, SuggestionSource
+
+
+@dataclass
+class Item:
+    """One question to paraphrase. QA items carry their answer and context (the answer-leak filter and
+    the adversarial context source need them)."""
+
+    key: str  # unique within a run: the SQuAD id, or "<pair>:<side>" for question pairs
+    question: str
+    answer: str | None = None
+    context: str | None = None
+    answer_start: int | None = None
+
+
+def stage_names(chain: FilterChain) -> tuple[str, ...]:
+    """Stages in the order a question passes them; ``selected`` last."""
+    return ("suggestion", "paraphraser", *(f.name for f in chain.filters), "selected")
+
+
+class QuestionParaphraser:
+    """Batch-first: ``__call__(items)`` -> one outcome per item, in order. Deterministic for the same
+    items, seed and machine (the choice among accepted paraphrases is seeded per question, so it does
+    not depend on the batch or the process a question lands in)."""
+
+    def __init__(
+        self,
+        paraphraser: Paraphraser,
+        source: SuggestionSource | None,
+        filters: FilterChain,
+        lang: str = "en",
+        top_k: int = 3,
+        steps: int = 1,
+        seed: int = 0,
+        num_beams: int = 4,
+        batch_size: int = 32,
+    ):
+        if steps < 1 or top_k < 1:
+            raise ValueError("steps and top_k must be at least 1")
+        self.paraphraser, self.source, self.filters = paraphraser, source, filters
+        self.lang, self.top_k, self.steps, self.seed = lang, top_k, steps, seed
+        self.num_beams, self.batch_size = num_beams, batch_size
+        self.stages = stage_names(filters)
+
+    def __call__(self, items: Sequence[Item]) -> list[dict]:
+        outcomes: list[dict] = [{} for _ in items]
+        current = {i: item.question for i, item in enumerate(items)}  # what the next step paraphrases
+        paths: dict[int, list[dict]] = {i: [] for i in current}
+        drops: dict[int, Counter] = {i: Counter() for i in current}  # candidates dropped, per stage
+        for step in range(1, self.steps + 1):
+            if not current:
+                break
+            active = sorted(current)
+            chosen = self._step(items, active, current, paths, drops, step, outcomes)
+            current = {i: chosen[i]["paraphrase"] for i in chosen}
+        for i, item in enumerate(items):
+            if paths[i]:
+                last = paths[i][-1]
+                outcomes[i] = {"key": item.key, "status": "selected", **last, "steps": paths[i]}
+                outcomes[i]["step"] = len(paths[i])
+            outcomes[i]["candidate_drops"] = dict(sorted(drops[i].items()))
+        return outcomes
+
+    def _step(self, items, active, current, paths, drops, step, outcomes) -> dict[int, dict]:
+        texts = [current[i] for i in active]
+        suggestions = self._suggest([items[i] for i in active], texts)
+        inputs: list[tuple[int, Suggestion | None]] = []
+        for i, found in zip(active, suggestions, strict=True):
+            used = {p["suggestion"] for p in paths[i]}
+            fresh = [s for s in found if s.text not in used][: self.top_k]
+            if self.source is None:
+                fresh = [None]  # free paraphrasing: the empty suggestion
+            elif not fresh and step == 1:
+                outcomes[i] = self._dropped(
+                    items[i], "suggestion", f"no suggestion from {self.source.name}", 0
+                )
+            inputs.extend((i, s) for s in fresh)
+        if not inputs:
+            return {}
+        generated = self.paraphraser.paraphrase(
+            [current[i] for i, _ in inputs],
+            [s.text if s else None for _, s in inputs],
+            num_beams=self.num_beams,
+            batch_size=self.batch_size,
+        )
+        candidates: dict[int, list[Candidate]] = {}
+        for (i, s), outputs in zip(inputs, generated, strict=True):
+            item = items[i]
+            c = Candidate(
+                item.question,
+                outputs[0].text if outputs else "",
+                s.text if s else "",
+                item.answer,
+                self.lang,
+                meta={"suggestion": s, "previous": current[i] if step > 1 else None},
+            )
+            if not c.text:
+                c.dropped = "paraphraser: empty output"
+            candidates.setdefault(i, []).append(c)
+        self.filters([c for cs in candidates.values() for c in cs])
+        chosen = {}
+        for i, cs in candidates.items():
+            drops[i].update(c.dropped.split(":", 1)[0] for c in cs if c.dropped)
+            accepted = [c for c in cs if c.dropped is None]
+            if accepted:
+                rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
+                pick = accepted[rng.randrange(len(accepted))]
+                chosen[i] = self._record(pick, step, len(cs), len(accepted))
+                paths[i].append(chosen[i])
+            elif step == 1:
+                outcomes[i] = self._furthest(items[i], cs)
+        return chosen
+
+    def _suggest(self, items: Sequence[Item], texts: list[str]) -> list[list[Suggestion]]:
+        if self.source is None:
+            return [[] for _ in texts]
+        # Ask for more than top_k: later steps skip suggestions already used.
+        k = self.top_k * self.steps
+        if self.source.name == "context":
+            return self.source.suggest(
+                texts,
+                k,
+                contexts=[it.context or "" for it in items],
+                answers=[it.answer or "" for it in items],
+                answer_starts=[it.answer_start for it in items],
+            )
+        return self.source.suggest(texts, k)
+
+    @staticmethod
+    def _record(c: Candidate, step: int, candidates: int, accepted: int) -> dict:
+        s: Suggestion | None = c.meta["suggestion"]
+        return {
+            "paraphrase": c.text,
+            "suggestion": c.suggestion,
+            "matched": s.matched if s else "",
+            "suggestion_source": s.source if s else "none",
+            "relation": s.relation if s else "",
+            "scores": dict(c.scores),
+            "step": step,
+            "candidates": candidates,
+            "accepted": accepted,
+        }
+
+    def _furthest(self, item: Item, candidates: list[Candidate]) -> dict:
+        def reached(c: Candidate) -> int:
+            return self.stages.index(c.dropped.split(":", 1)[0])
+
+        best = max(candidates, key=reached)  # the first of the furthest (order is deterministic)
+        stage, _, reason = best.dropped.partition(": ")
+        if stage == "similarity":
+            reason = f"below threshold ({reason})"
+        return self._dropped(item, stage, reason, len(candidates))
+
+    @staticmethod
+    def _dropped(item: Item, stage: str, reason: str, candidates: int) -> dict:
+        return {
+            "key": item.key,
+            "status": "dropped",
+            "stage": stage,
+            "reason": reason,
+            "candidates": candidates,
+        }

@@ -1,0 +1,386 @@
+"""The main job: the suggestion -> paraphraser -> filters -> choice composition (exact, with a scripted
+paraphraser), and build-testset / augment end to end with the bundled model: outputs, accounting, resume
+after kill -9, pairs, Chinese, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from paraguide.cli import main
+from paraguide.data.squad import read_squad
+from paraguide.model.paraphraser import Paraphrase
+from paraguide.pipeline.build import BuildConfig, build_testset
+from paraguide.pipeline.generate import Item, QuestionParaphraser
+from paraguide.score import LexicalScorer
+from paraguide.score.filters import (
+    AnswerNotLeaked,
+    ContainsSuggestion,
+    DiffersFromSource,
+    FilterChain,
+    KeepsNames,
+    SimilarityFilter,
+)
+from paraguide.suggest.base import Suggestion
+from tests.conftest import ROOT, shared
+
+EXAMPLE = ROOT / "examples" / "data" / "squad_en.json"
+EXAMPLE_PPDB = ROOT / "examples" / "data" / "ppdb_en.txt"
+
+
+# ---- the composition, with a scripted paraphraser ---------------------------------------------------
+
+
+class ScriptedParaphraser:
+    """Replaces the first word the suggestion's rule names; records what it was asked."""
+
+    def __init__(self, outputs: dict[tuple[str, str | None], str]):
+        self.outputs, self.calls = outputs, []
+
+    def paraphrase(self, questions, suggestions, num_beams=4, batch_size=32):
+        self.calls.append(list(zip(questions, suggestions, strict=True)))
+        return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
+
+
+class DictSource:
+    name = "dict"
+
+    def __init__(self, table: dict[str, list[str]]):
+        self.table = table
+
+    def suggest(self, questions, top_k=None):
+        return [
+            [Suggestion(s, "", None, 1.0, self.name) for s in self.table.get(q, [])][:top_k]
+            for q in questions
+        ]
+
+
+def composition(outputs, table, steps=1, top_k=3, threshold=0.3):
+    chain = FilterChain(
+        [
+            DiffersFromSource(),
+            ContainsSuggestion(),
+            KeepsNames(),
+            AnswerNotLeaked(),
+            SimilarityFilter(LexicalScorer("word_overlap"), threshold),
+        ]
+    )
+    paraphraser = ScriptedParaphraser(outputs)
+    return QuestionParaphraser(paraphraser, DictSource(table), chain, top_k=top_k, steps=steps), paraphraser
+
+
+def test_each_question_is_selected_or_says_where_it_fell_out():
+    q = {
+        "ok": "What is the largest city in Spain?",
+        "none": "Who wrote it?",
+        "unused": "What is the capital of France?",
+        "leak": "Where is the Louvre?",
+        "far": "How tall is the tower?",
+        "name": "When did Fresnel design the lens?",
+    }
+    outputs = {
+        (q["ok"], "biggest"): "what is the biggest city in spain?",
+        (q["unused"], "main city"): "what is the capital of france?",  # suggestion not used, same as source
+        (q["unused"], "seat"): "what is the capital of france called?",  # not used
+        (q["leak"], "located"): "where is the louvre located in paris?",
+        (q["far"], "height"): "what height?",
+        (q["name"], "create"): "when did he create the lens?",
+    }
+    table = {q["ok"]: ["biggest"], q["unused"]: ["main city", "seat"], q["leak"]: ["located"]}
+    table.update({q["far"]: ["height"], q["name"]: ["create"]})
+    generate, _ = composition(outputs, table)
+    items = [Item(k, v, answer="Paris" if k == "leak" else None) for k, v in q.items()]
+    got = {o["key"]: o for o in generate(items)}
+    assert (
+        got["ok"]["status"] == "selected" and got["ok"]["paraphrase"] == "what is the biggest city in spain?"
+    )
+    assert got["ok"]["suggestion"] == "biggest" and got["ok"]["step"] == 1
+    assert got["ok"]["scores"] == {"lexical:word_overlap": 0.875}
+    assert (got["none"]["stage"], got["none"]["reason"]) == ("suggestion", "no suggestion from dict")
+    # the furthest any candidate got: "seat" passed differs_from_source, then failed contains_suggestion
+    assert got["unused"]["stage"] == "contains_suggestion" and got["unused"]["candidates"] == 2
+    assert got["unused"]["candidate_drops"] == {"contains_suggestion": 1, "differs_from_source": 1}
+    assert got["leak"]["stage"] == "answer_not_leaked" and "'Paris'" in got["leak"]["reason"]
+    assert got["far"]["stage"] == "similarity" and got["far"]["reason"].startswith("below threshold")
+    assert got["name"] == {**got["name"], "stage": "keeps_names", "reason": "lost 'Fresnel'"}
+
+
+def test_steps_feed_the_previous_output_and_compare_with_the_original():
+    source = "How can I learn Python quickly?"
+    first = "how can i learn python fast?"
+    second = "how can i master python fast?"
+    outputs = {(source, "fast"): first, (first, "master"): second}
+    table = {source: ["fast"], first: ["fast", "master"]}  # "fast" is used already: step 2 skips it
+    generate, paraphraser = composition(outputs, table, steps=3)
+    [out] = generate([Item("q", source)])
+    assert out["status"] == "selected" and out["step"] == 2 and out["paraphrase"] == second
+    assert [s["suggestion"] for s in out["steps"]] == ["fast", "master"]
+    assert paraphraser.calls == [[(source, "fast")], [(first, "master")]]  # step 3: no fresh suggestion
+
+
+def test_choice_among_accepted_is_seeded_per_question():
+    source = "What is the largest city in Spain?"
+    outputs = {(source, w): f"what is the {w} city in spain?" for w in ("biggest", "main", "greatest")}
+    table = {source: ["biggest", "main", "greatest"]}
+    picks = set()
+    for seed in range(8):
+        generate, _ = composition(outputs, table)
+        generate.seed = seed
+        alone = generate([Item("q", source)])[0]["paraphrase"]
+        among = generate([Item("x", "Who?"), Item("q", source)])[1]["paraphrase"]
+        assert alone == among  # the choice does not depend on the batch
+        picks.add(alone)
+    assert len(picks) > 1
+
+
+# ---- end to end with the bundled model ---------------------------------------------------------------
+
+
+def run_cli(*args: str) -> int:
+    return main(["build-testset", "--quiet", "--examples", "0", *args])
+
+
+def squad_testset(tmp_path, name="out", *extra):
+    out = tmp_path / name
+    code = run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), *extra)
+    assert code == 0
+    return out
+
+
+def contents(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file() and p.name != "timing.json"}
+
+
+def same(a: dict, b: dict) -> bool:
+    """Equal records, but for their article and paragraph positions (articles with no selected question
+    are not written)."""
+    drop = ("article_index", "paragraph_index")
+    return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+
+
+def test_testset_files_side_by_side(tmp_path):
+    out = squad_testset(tmp_path, "out", "--top-k", "5", "--chunk-size", "5")
+    para, para_header = read_squad(out / "paraphrased.json")
+    orig, orig_header = read_squad(out / "original.json")
+    source, header = read_squad(EXAMPLE)
+    assert para_header == orig_header == header == {"version": "1.1"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input_questions"] == 24 == len(source)
+    assert summary["selected"] == len(para) == len(orig) > 0
+    assert sum(summary["fell_out"].values()) + summary["selected"] == 24
+    by_id = {r["id"]: r for r in source}
+    id_map = json.loads((out / "id_map.json").read_text())
+    assert len({r["id"] for r in para} | set(by_id)) == len(para) + len(by_id)  # new, unique ids
+    for p, o in zip(para, orig, strict=True):
+        assert id_map[p["id"]] == o["id"] and same(o, by_id[o["id"]])  # originals as in the input
+        assert p["context"] == o["context"] and p["answers"] == o["answers"] and p["title"] == o["title"]
+        assert p["question"] != o["question"]
+    accounting = [json.loads(x) for x in (out / "accounting.jsonl").read_text().splitlines()]
+    assert [a["id"] for a in accounting] == [r["id"] for r in source]
+    assert sum(a["status"] == "selected" for a in accounting) == len(para)
+    provenance = [json.loads(x) for x in (out / "provenance.jsonl").read_text().splitlines()]
+    assert [p["id"] for p in provenance] == [r["id"] for r in para]
+    for p, r in zip(provenance, para, strict=True):
+        assert p["paraphrase"] == r["question"] and p["suggestion"] in r["question"]
+        assert p["suggestion_source"] == "ppdb" and p["scores"]["sim"] >= summary["components"]["threshold"]
+    # the same run again gives the same files (the chunking is part of the configuration, like the batch
+    # size: batches of other shapes may round differently)
+    again = squad_testset(tmp_path, "again", "--top-k", "5", "--chunk-size", "5")
+    for name in ("paraphrased.json", "original.json", "provenance.jsonl", "accounting.jsonl", "id_map.json"):
+        assert (again / name).read_bytes() == (out / name).read_bytes()
+
+
+def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, capsys):
+    out = squad_testset(tmp_path, "out", "--chunk-size", "12")
+    assert run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out)) == 1
+    assert "pass --resume to continue it, or --overwrite" in capsys.readouterr().err
+    args = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--resume"]
+    assert run_cli(*args, "--top-k", "2", "--chunk-size", "12") == 1
+    assert "configuration changed (top_k: 3 -> 2)" in capsys.readouterr().err
+    before = contents(out)
+    assert run_cli(*args, "--chunk-size", "12") == 0  # everything done: merged again, same files
+    assert contents(out) == before
+
+
+def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
+    reference = squad_testset(tmp_path, "reference", "--chunk-size", "2")
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "paraguide.cli", "build-testset", "--quiet", "--squad", str(EXAMPLE)]
+    cmd += ["--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--chunk-size", "2"]
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    process = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shard = out / "work" / "shard-0.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline and process.poll() is None:
+        if shard.exists() and shard.read_text().count('"chunk_done"') >= 3:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    done = shard.read_text().count('"chunk_done"')
+    assert 3 <= done < 12, "the run should have been killed half-way"
+    assert not (out / "paraphrased.json").exists()
+    with open(shard, "a") as f:  # as if it died in the middle of writing a chunk
+        f.write('{"chunk": 11, "result": {"key": "demo-3-0-4", "status": "sel')
+    assert run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--chunk-size", "2", "--resume") == 0  # fmt: skip
+    assert contents(out) == contents(reference)
+    keys = [json.loads(x)["result"]["key"] for x in shard.read_text().splitlines() if '"result"' in x]
+    assert len(keys) == len(set(keys)) == 24  # no question lost or written twice
+
+
+def test_augment_merges_paraphrases_after_their_originals(tmp_path):
+    out = tmp_path / "aug"
+    args = ["augment", "--quiet", "--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}"]
+    assert main([*args, "--n", "2", "--top-k", "5", "--chunk-size", "4", "--out", str(out)]) == 0
+    train, header = read_squad(out / "train.json")
+    source, _ = read_squad(EXAMPLE)
+    added = [r for r in train if r["id"].endswith("_para")]
+    assert len(added) == 2 and len(train) == 26 and header == {"version": "1.1"}
+    assert [r for r in train if not r["id"].endswith("_para")] == source
+    for r in added:
+        i = [x["id"] for x in train].index(r["id"])
+        original = train[i - 1]
+        assert r["id"] == original["id"] + "_para" and r["answers"] == original["answers"]
+        assert r["context"] == original["context"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["written"] == 2 and summary["input_questions"] == 24
+    assert sum(summary["fell_out"].values()) + summary["selected"] == 24
+    assert summary["components"]["use"] == "augment"
+    alone = tmp_path / "alone"
+    assert main([*args, "--n", "2", "--top-k", "5", "--chunk-size", "4", "--paraphrases-only", "--out", str(alone)]) == 0  # fmt: skip
+    assert read_squad(alone / "train.json")[0] == added  # the same seeded sample
+
+
+def test_pairs_keep_labels_and_both_sides(tmp_path, write):
+    pairs = write(
+        "pairs.tsv",
+        "What is the largest volcano in the solar system?\tWhich volcano is the biggest one?\t1\n"
+        "Who built the Tower of Hercules?\tWho designed the Eiffel Tower?\t0\n"
+        "How do bees tell each other where to find food?\tHow do bees find food?\t1\n",
+    )
+    out = tmp_path / "qm"
+    args = ["--pairs", str(pairs), "--side", "a", "--source", f"ppdb:{EXAMPLE_PPDB}", "--top-k", "5"]
+    assert run_cli(*args, "--out", str(out)) == 0
+    para = [line.split("\t") for line in (out / "paraphrased.tsv").read_text().splitlines()]
+    orig = [line.split("\t") for line in (out / "original.tsv").read_text().splitlines()]
+    source = [line.split("\t") for line in pairs.read_text().splitlines()]
+    assert len(para) == len(orig) >= 1
+    id_map = json.loads((out / "id_map.json").read_text())
+    for k, (p, o) in enumerate(zip(para, orig, strict=True), 1):
+        assert o == source[id_map[str(k)] - 1]
+        assert p[1:] == o[1:] and p[0] != o[0]  # side b and the label untouched
+    accounting = [json.loads(x) for x in (out / "accounting.jsonl").read_text().splitlines()]
+    assert [a["id"] for a in accounting] == ["0:a", "1:a", "2:a"]
+
+
+def test_bad_squad_is_named(tmp_path, write, capsys):
+    bad = {
+        "version": "1.1",
+        "data": [
+            {
+                "title": "T",
+                "paragraphs": [
+                    {
+                        "context": "The tower is 300 metres tall.",
+                        "qas": [
+                            {
+                                "id": "x1",
+                                "question": "How tall?",
+                                "answers": [{"text": "200 m", "answer_start": 13}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    path = write("bad.json", json.dumps(bad))
+    assert (
+        run_cli("--squad", str(path), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(tmp_path / "o")) == 1
+    )
+    err = capsys.readouterr().err
+    assert "bad.json (record id x1) [field answers[0].text]: answer '200 m' is not in the context" in err
+    bad["data"][0]["paragraphs"][0]["qas"][0]["answers"][0]["text"] = "300 metres"
+    bad["data"][0]["paragraphs"][0]["qas"].append(bad["data"][0]["paragraphs"][0]["qas"][0])
+    path = write("dup.json", json.dumps(bad))
+    assert (
+        run_cli("--squad", str(path), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(tmp_path / "d")) == 1
+    )
+    assert "duplicate question id" in capsys.readouterr().err
+
+
+def test_dureader_robust_in_chinese(tmp_path):
+    dev = shared("dureader_robust/dev.json")
+    shared("zh_cilin/hit_cilin_extended.utf8.txt")
+    nested = json.loads(dev.read_text(encoding="utf-8"))
+    nested["data"][0]["paragraphs"] = nested["data"][0]["paragraphs"][:12]
+    small = tmp_path / "dev12.json"
+    small.write_text(json.dumps(nested, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "zh"
+    assert run_cli("--squad", str(small), "--lang", "zh", "--top-k", "4", "--out", str(out)) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin"
+    assert summary["input_check"]["answer_offsets_located"] == summary["input_check"]["answers_checked"] > 0
+    para, _ = read_squad(out / "paraphrased.json")
+    orig, _ = read_squad(out / "original.json")
+    for p, o in zip(para, orig, strict=True):
+        assert p["answers"] == o["answers"] and all(a["answer_start"] == -1 for a in p["answers"])
+        assert p["question"] != o["question"]
+    assert sum(summary["fell_out"].values()) + summary["selected"] == 12
+
+
+def test_adversarial_uses_context_chunks(tmp_path):
+    config = BuildConfig(
+        out=str(tmp_path / "adv"),
+        squad=str(EXAMPLE),
+        adversarial=True,
+        top_k=5,
+        progress=False,
+        report_examples=0,
+    )
+    summary = build_testset(config)
+    assert summary["components"]["source"] == "context" and summary["components"]["use"] == "adversarial"
+    assert summary["job"] == "adversarial testset"
+    assert sum(summary["fell_out"].values()) + summary["selected"] == 24
+    provenance = [json.loads(x) for x in (tmp_path / "adv" / "provenance.jsonl").read_text().splitlines()]
+    source = {r["id"]: r for r in read_squad(EXAMPLE)[0]}
+    for p in provenance:
+        assert (
+            p["suggestion_source"] == "context"
+            and p["suggestion"] in source[p["original_id"]]["context"].lower()
+        )
+
+
+def launch(args: list[str], processes: int) -> None:
+    """Run paraguide under accelerate launch on CPU (one thread per process; one process: plainly)."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1")
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--num_processes", str(processes)]
+    # --multi_gpu selects accelerate's torchrun launcher, which starts the processes (on CPU too; --cpu
+    # alone starts one process unless MPI is set up)
+    cmd += ["--multi_gpu", "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no"]
+    cmd += ["-m", "paraguide.cli", *args, "--quiet"]
+    if processes == 1:
+        cmd = [sys.executable, "-m", "paraguide.cli", *args, "--quiet"]
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_two_processes_give_the_files_of_one(tmp_path):
+    base = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--chunk-size", "3", "--top-k", "4"]
+    launch(["build-testset", *base, "--out", str(tmp_path / "one")], 1)
+    launch(["build-testset", *base, "--out", str(tmp_path / "two")], 2)
+    assert {p.name for p in (tmp_path / "two" / "work").iterdir()} == {
+        "run.json",
+        "shard-0.jsonl",
+        "shard-1.jsonl",
+    }
+    assert contents(tmp_path / "two") == contents(tmp_path / "one")
+    launch(["augment", *base, "--n", "3", "--out", str(tmp_path / "aug1")], 1)
+    launch(["augment", *base, "--n", "3", "--out", str(tmp_path / "aug2")], 2)
+    assert contents(tmp_path / "aug2") == contents(tmp_path / "aug1")
+    assert json.loads((tmp_path / "aug2" / "summary.json").read_text())["written"] == 3
