@@ -711,6 +711,12 @@ def _add_build_args(p, augment: bool) -> None:
             "context: adversarial suggestions and threshold (default: ppdb)",
         )
         p.add_argument(
+            "--per-question",
+            type=int,
+            default=1,
+            help="at most this many distinct accepted paraphrases of one question (default: 1)",
+        )
+        p.add_argument(
             "--paraphrases-only",
             action="store_true",
             help="write the paraphrases alone, not merged with the input",
@@ -812,6 +818,7 @@ def _run_build(args) -> int:
         n=getattr(args, "n", None),
         mode=getattr(args, "mode", None),
         paraphrases_only=getattr(args, "paraphrases_only", False),
+        per_question=getattr(args, "per_question", 1),
         resume=args.resume,
         overwrite=args.overwrite,
         progress=not args.quiet,

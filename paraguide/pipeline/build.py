@@ -67,6 +67,7 @@ class BuildConfig:
     ner: str | None = None  # context source: an installed spaCy NER pipeline (default: rules)
     # augmentation
     n: int | None = None  # accepted paraphrases to sample (default: every accepted one)
+    per_question: int = 1  # augment: at most this many distinct accepted paraphrases of one question
     mode: str | None = None  # augment: "ppdb" (lexical suggestions) or "context" (adversarial)
     paraphrases_only: bool = False  # augment: write the paraphrases alone, without the original data
     # how to run (not part of the results)
@@ -91,6 +92,8 @@ class BuildConfig:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
         if self.n is not None and self.n < 1:
             raise ValueError("--n must be at least 1")
+        if self.per_question < 1:
+            raise ValueError("--per-question must be at least 1")
 
     @property
     def use(self) -> str:
@@ -152,6 +155,7 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         seed=config.seed,
         num_beams=config.num_beams,
         batch_size=config.batch_size,
+        alternatives=config.per_question - 1 if config.mode else 0,
     )
     described = {
         "model": str(Path(model).resolve()),
@@ -498,21 +502,28 @@ def augment(config: BuildConfig) -> dict:
 def _write_augmented(config, items, chunks, done, described, generator, report) -> dict:
     out = Path(config.out)
     target = config.n or math.inf
-    chosen: dict[str, dict] = {}  # original key -> outcome, the first `n` accepted in the seeded order
+    chosen: dict[str, list[dict]] = {}  # original key -> its paraphrases: the first `n` in the seeded order
     accounting_by_key: dict[str, dict] = {}
     outcomes: dict[str, dict] = {}
     # Chunks in the seeded order up to the one where the n-th paraphrase was accepted; chunks done beyond
     # it (other processes were busy with them when n was reached) count as not processed, so the files do
     # not depend on the number of processes.
+    taken_so_far = 0
     for c in range(len(chunks)):
-        if c not in done or len(chosen) >= target:
+        if c not in done or taken_so_far >= target:
             break
         for outcome in done[c]:
             outcomes[outcome["key"]] = outcome
             row = _account(outcome["key"], outcome)
             if outcome["status"] == "selected":
-                if len(chosen) < target:
-                    chosen[outcome["key"]] = outcome
+                if taken_so_far < target:
+                    others = [
+                        {**a, "steps": [*outcome["steps"][:-1], a]} for a in outcome.get("alternatives", [])
+                    ]
+                    mine = [outcome, *others][: config.per_question]
+                    chosen[outcome["key"]] = mine[: int(min(len(mine), target - taken_so_far))]
+                    taken_so_far += len(chosen[outcome["key"]])
+                    row["paraphrases"] = len(chosen[outcome["key"]])
                 else:
                     row = {
                         "id": outcome["key"],
@@ -541,11 +552,11 @@ def _write_augmented(config, items, chunks, done, described, generator, report) 
                 key = str(record["id"])
                 if not config.paraphrases_only:
                     writer.write(record)
-                if key in chosen:
+                for outcome in chosen.get(key, ()):
                     new_id = unique_id(key, "para", taken)
                     id_map[new_id] = record["id"]
-                    writer.write({**record, "id": new_id, "question": chosen[key]["paraphrase"]})
-                    provenance.append(_provenance(new_id, record["id"], record["question"], chosen[key]))
+                    writer.write({**record, "id": new_id, "question": outcome["paraphrase"]})
+                    provenance.append(_provenance(new_id, record["id"], record["question"], outcome))
             writer.header = dict(reader.header)
         files = ["train.json"]
     else:
@@ -554,18 +565,14 @@ def _write_augmented(config, items, chunks, done, described, generator, report) 
         for n, (pair, its) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
             if not config.paraphrases_only:
                 rows.append(pair)
-            picked = [it for it in its if it.key in chosen]
-            for it in picked:  # each accepted side makes one new pair, the label kept
-                text = chosen[it.key]["paraphrase"]
-                new = (
-                    Pair(text, pair.b, pair.label)
-                    if it.key.endswith(":a")
-                    else Pair(pair.a, text, pair.label)
-                )
-                rows.append(new)
-                id_map[str(len(rows))] = n + 1
-                original = pair.a if it.key.endswith(":a") else pair.b
-                provenance.append(_provenance(str(len(rows)), it.key, original, chosen[it.key]))
+            for it in its:  # each accepted paraphrase of a side makes one new pair, the label kept
+                for outcome in chosen.get(it.key, ()):
+                    text = outcome["paraphrase"]
+                    a, b = (text, pair.b) if it.key.endswith(":a") else (pair.a, text)
+                    rows.append(Pair(a, b, pair.label))
+                    id_map[str(len(rows))] = n + 1
+                    original = pair.a if it.key.endswith(":a") else pair.b
+                    provenance.append(_provenance(str(len(rows)), it.key, original, outcome))
         write_pairs(out / f"train.{fmt}", rows, fmt)
         files = [f"train.{fmt}"]
     return _finish(config, outcomes, accounting, provenance, id_map, files, described, generator, report)

@@ -60,12 +60,14 @@ class QuestionParaphraser:
         seed: int = 0,
         num_beams: int = 4,
         batch_size: int = 32,
+        alternatives: int = 0,
     ):
         if steps < 1 or top_k < 1:
             raise ValueError("steps and top_k must be at least 1")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
         self.lang, self.top_k, self.steps, self.seed = lang, top_k, steps, seed
         self.num_beams, self.batch_size = num_beams, batch_size
+        self.alternatives = alternatives  # other accepted paraphrases kept per question (seeded order)
         self.stages = stage_names(filters)
 
     def __call__(self, items: Sequence[Item]) -> list[dict]:
@@ -82,7 +84,8 @@ class QuestionParaphraser:
         for i, item in enumerate(items):
             if paths[i]:
                 last = paths[i][-1]
-                outcomes[i] = {"key": item.key, "status": "selected", **last, "steps": paths[i]}
+                steps = [{k: v for k, v in p.items() if k != "alternatives"} for p in paths[i]]
+                outcomes[i] = {"key": item.key, "status": "selected", **last, "steps": steps}
                 outcomes[i]["step"] = len(paths[i])
             outcomes[i]["candidate_drops"] = dict(sorted(drops[i].items()))
         return outcomes
@@ -132,6 +135,15 @@ class QuestionParaphraser:
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
                 pick = accepted[rng.randrange(len(accepted))]
                 chosen[i] = self._record(pick, step, len(cs), len(accepted))
+                if self.alternatives:  # augmentation may take more than one paraphrase per question
+                    others = [c for c in accepted if c is not pick]
+                    rng.shuffle(others)
+                    texts = {pick.text}
+                    chosen[i]["alternatives"] = []
+                    for c in others:
+                        if c.text not in texts and len(chosen[i]["alternatives"]) < self.alternatives:
+                            texts.add(c.text)
+                            chosen[i]["alternatives"].append(self._record(c, step, len(cs), len(accepted)))
                 paths[i].append(chosen[i])
             elif step == 1:
                 outcomes[i] = self._furthest(items[i], cs)
