@@ -397,3 +397,29 @@ def test_two_processes_give_the_files_of_one(tmp_path):
     launch(["augment", *base, "--n", "3", "--out", str(tmp_path / "aug2")], 2)
     assert contents(tmp_path / "aug2") == contents(tmp_path / "aug1")
     assert json.loads((tmp_path / "aug2" / "summary.json").read_text())["written"] == 3
+
+
+def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
+    dev = shared("lcqmc/dev.tsv")
+    shared("zh_cilin/hit_cilin_extended.utf8.txt")
+    lines = dev.read_text(encoding="utf-8").splitlines()[:30]
+    small = tmp_path / "lcqmc30.tsv"
+    small.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "lcqmc"
+    args = ["--pairs", str(small), "--lang", "zh", "--side", "both", "--top-k", "4", "--threshold", "0.8"]
+    assert run_cli(*args, "--out", str(out)) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin"
+    assert sum(summary["fell_out"].values()) + summary["selected"] == 60
+    para = [x.split("\t") for x in (out / "paraphrased.tsv").read_text(encoding="utf-8").splitlines()]
+    orig = [x.split("\t") for x in (out / "original.tsv").read_text(encoding="utf-8").splitlines()]
+    source = [x.split("\t") for x in lines]
+    id_map = json.loads((out / "id_map.json").read_text())
+    assert para, "some pair should have both sides paraphrased at 0.8"
+    for k, (p, o) in enumerate(zip(para, orig, strict=True), 1):
+        assert o == source[id_map[str(k)] - 1] and p[2] == o[2]  # the label kept
+        assert p[0] != o[0] and p[1] != o[1]  # both sides paraphrased
+    aug = tmp_path / "aug"
+    assert main(["augment", "--quiet", *args, "--n", "3", "--out", str(aug)]) == 0
+    rows = [x.split("\t") for x in (aug / "train.tsv").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 33 and sum(r not in source for r in rows) == 3
