@@ -170,10 +170,14 @@ def _add_dataclass_args(parser, cls, skip=(), help_text=None) -> None:
             else:
                 parser.add_argument(flag, dest=f.name, action="store_true", help=help_)
         else:
-            kind = type(default) if default is not None else (int if "int" in str(f.type) else str)
-            parser.add_argument(
-                flag, dest=f.name, type=kind, default=default, help=f"{help_} (default: {default})".strip()
-            )
+            kind = type(default) if default is not None else _optional_type(str(f.type))
+            shown = f" (default: {default})" if default is not None else ""
+            parser.add_argument(flag, dest=f.name, type=kind, default=default, help=f"{help_}{shown}".strip())
+
+
+def _optional_type(annotation: str):
+    """The type of an option whose default is None, from its annotation ("float | None" -> float)."""
+    return next((t for t in (int, float) if t.__name__ in annotation), str)
 
 
 TRAIN_HELP = {
@@ -648,85 +652,45 @@ _BUILD_SOURCES = """\
 """
 
 
+BUILD_HELP = {
+    "squad": "input: SQuAD-format JSON (SQuAD v1.1/2.0, DuReader-robust), .gz ok",
+    "pairs": "input: question pairs (LCQMC/BQ/Quora-style TSV, MRPC or JSONL; labels kept)",
+    "pairs_format": "pair file format: auto, tsv, tsv-unlabelled, quora, mrpc, jsonl",
+    "side": "pairs: which question to paraphrase: a, b or both",
+    "lang": "language: en or zh",
+    "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
+    "source": "suggestion source (see below; default: wordnet for en, cilin for zh, context if adversarial)",
+    "model": "paraphraser folder (default: the bundled model of --lang)",
+    "scorer": "similarity scorer: sim, embedding, wmd, lexical:MEASURE",
+    "threshold": "similarity threshold (default: the scorer's calibrated one for the use)",
+    "top_k": "suggestions tried per question and step",
+    "steps": "iterations: each paraphrases the previous step's output",
+    "num_beams": "beam size",
+    "batch_size": "paraphraser batch size",
+    "chunk_size": "questions per unit of work and of resumption",
+    "seed": "seed of every random choice",
+    "dtype": "auto (bfloat16 where native), float32, bfloat16, float16",
+    "ner": "context source: an installed spaCy NER pipeline (default: rules)",
+    "n": "accepted paraphrases to add (default: every accepted one)",
+    "per_question": "at most this many distinct accepted paraphrases of one question",
+    "mode": "ppdb: lexical suggestions (--source) and the augmentation threshold; context: adversarial "
+    "suggestions and threshold (default: ppdb)",
+    "paraphrases_only": "write the paraphrases alone, not merged with the input",
+    "resume": "continue an interrupted run in OUTDIR (the same command plus --resume)",
+    "overwrite": "discard a previous run in OUTDIR and start again",
+    "quiet": "no progress bar",
+    "device": "cpu, cuda, cuda:1 ... (default: accelerate's choice)",
+    "examples": "before/after examples to print and keep in the summary",
+}
+AUGMENT_ONLY = ("n", "per_question", "mode", "paraphrases_only")
+
+
 def _add_build_args(p, augment: bool) -> None:
-    inputs = p.add_argument_group("input (one of)")
-    inputs.add_argument(
-        "--squad", metavar="FILE", help="SQuAD-format JSON (SQuAD v1.1/2.0, DuReader-robust), .gz ok"
-    )
-    inputs.add_argument(
-        "--pairs",
-        metavar="FILE",
-        help="question pairs: LCQMC/BQ/Quora-style TSV, MRPC or JSONL (labels kept)",
-    )
-    inputs.add_argument("--pairs-format", default="auto", help="pair file format (default: auto-detect)")
-    inputs.add_argument(
-        "--side",
-        choices=("a", "b", "both"),
-        default="a",
-        help="pairs: which question to paraphrase (default: a)",
-    )
+    from paraguide.pipeline.build import BuildConfig
+
     p.add_argument("--out", required=True, metavar="OUTDIR", help="output folder")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language (default: en)")
-    p.add_argument("--source", help="suggestion source (see below; default: wordnet for en, cilin for zh)")
-    p.add_argument("--model", help="paraphraser folder (default: the bundled model of --lang)")
-    p.add_argument(
-        "--scorer",
-        default="sim",
-        help="similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: sim)",
-    )
-    p.add_argument(
-        "--threshold", type=float, help="similarity threshold (default: the scorer's calibrated one)"
-    )
-    p.add_argument(
-        "--top-k", type=int, default=3, help="suggestions tried per question and step (default: 3)"
-    )
-    p.add_argument(
-        "--steps", type=int, default=1, help="iterations: each paraphrases the previous output (default: 1)"
-    )
-    p.add_argument("--num-beams", type=int, default=4, help="beam size (default: 4)")
-    p.add_argument("--batch-size", type=int, default=32, help="paraphraser batch size (default: 32)")
-    p.add_argument(
-        "--chunk-size",
-        type=int,
-        default=64,
-        help="questions per unit of work and of resumption (default: 64)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default: 0)")
-    p.add_argument("--dtype", default="auto", help="auto (bfloat16 where native), float32, bfloat16, float16")
-    p.add_argument("--ner", help="context source: an installed spaCy NER pipeline (default: rules)")
-    p.add_argument("--device", help="cpu, cuda, cuda:1 ... (default: accelerate's choice)")
-    p.add_argument("--resume", action="store_true", help="continue an interrupted run in OUTDIR")
-    p.add_argument(
-        "--overwrite", action="store_true", help="discard a previous run in OUTDIR and start again"
-    )
-    p.add_argument("--examples", type=int, default=5, help="before/after examples to print (default: 5)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    if augment:
-        p.add_argument("--n", type=int, help="accepted paraphrases to add (default: every accepted one)")
-        p.add_argument(
-            "--mode",
-            choices=("ppdb", "context"),
-            default="ppdb",
-            help="ppdb: lexical suggestions (PPDB/WordNet/Cilin; --source) and the augmentation threshold; "
-            "context: adversarial suggestions and threshold (default: ppdb)",
-        )
-        p.add_argument(
-            "--per-question",
-            type=int,
-            default=1,
-            help="at most this many distinct accepted paraphrases of one question (default: 1)",
-        )
-        p.add_argument(
-            "--paraphrases-only",
-            action="store_true",
-            help="write the paraphrases alone, not merged with the input",
-        )
-    else:
-        p.add_argument(
-            "--adversarial",
-            action="store_true",
-            help="context-chunk suggestions near same-type distractors and the adversarial threshold",
-        )
+    skip = ("out", "adversarial") if augment else ("out", *AUGMENT_ONLY)
+    _add_dataclass_args(p, BuildConfig, skip=skip, help_text=BUILD_HELP)
 
 
 def _add_build_testset(sub) -> None:
@@ -793,38 +757,12 @@ def _add_augment(sub) -> None:
 
 
 def _run_build(args) -> int:
+    import dataclasses
+
     from paraguide.pipeline.build import BuildConfig, augment, build_testset, format_summary
 
-    config = BuildConfig(
-        out=args.out,
-        squad=args.squad,
-        pairs=args.pairs,
-        pairs_format=args.pairs_format,
-        side=args.side,
-        lang=args.lang,
-        adversarial=getattr(args, "adversarial", False),
-        source=args.source,
-        model=args.model,
-        scorer=args.scorer,
-        threshold=args.threshold,
-        top_k=args.top_k,
-        steps=args.steps,
-        num_beams=args.num_beams,
-        batch_size=args.batch_size,
-        chunk_size=args.chunk_size,
-        seed=args.seed,
-        dtype=args.dtype,
-        ner=args.ner,
-        n=getattr(args, "n", None),
-        mode=getattr(args, "mode", None),
-        paraphrases_only=getattr(args, "paraphrases_only", False),
-        per_question=getattr(args, "per_question", 1),
-        resume=args.resume,
-        overwrite=args.overwrite,
-        progress=not args.quiet,
-        device=args.device,
-        report_examples=args.examples,
-    )
+    names = [f.name for f in dataclasses.fields(BuildConfig)]
+    config = BuildConfig(**{name: getattr(args, name) for name in names if hasattr(args, name)})
     summary = augment(config) if args.command == "augment" else build_testset(config)
     if summary:  # the main process
         print(format_summary(summary, args.out))

@@ -353,8 +353,8 @@ def test_adversarial_uses_context_chunks(tmp_path):
         squad=str(EXAMPLE),
         adversarial=True,
         top_k=5,
-        progress=False,
-        report_examples=0,
+        quiet=True,
+        examples=0,
     )
     summary = build_testset(config)
     assert summary["components"]["source"] == "context" and summary["components"]["use"] == "adversarial"

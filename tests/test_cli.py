@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,29 @@ def test_help_lists_commands(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--help"])
     assert e.value.code == 0
-    assert "prepare" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for command in ("prepare", "train", "paraphrase", "suggest", "score", "build-testset", "augment"):
+        assert command in out
+
+
+@pytest.mark.parametrize(
+    "command, flags",
+    [
+        (
+            "build-testset",
+            ("--squad", "--pairs", "--adversarial", "--steps", "--resume", "context", "examples:"),
+        ),
+        ("augment", ("--n", "--mode", "--per-question", "--paraphrases-only", "--resume", "examples:")),
+    ],
+)
+def test_build_help_explains(capsys, command, flags):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    for flag in flags:
+        assert flag in out
+    option = re.search(r"^\s+--adversarial\s", out, re.MULTILINE)  # augment has --mode context instead
+    assert bool(option) == (command == "build-testset")
 
 
 def test_prepare_help_explains(capsys):

@@ -27,7 +27,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tqdm.auto import tqdm
@@ -73,10 +73,9 @@ class BuildConfig:
     # how to run (not part of the results)
     resume: bool = False
     overwrite: bool = False
-    progress: bool = True
+    quiet: bool = False  # no progress bar
     device: str | None = None
-    report_examples: int = 5
-    extra: dict = field(default_factory=dict)
+    examples: int = 5  # before/after examples in the summary
 
     def check(self) -> None:
         if (self.squad is None) == (self.pairs is None):
@@ -170,7 +169,7 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
 
 def _run_config(config: BuildConfig, job: str, described: dict) -> dict:
     """What --resume compares: the input, the components and every option that changes the output."""
-    skip = {"out", "resume", "overwrite", "progress", "device", "report_examples", "squad", "pairs", "model"}
+    skip = {"out", "resume", "overwrite", "quiet", "device", "examples", "squad", "pairs", "model"}
     options = {k: v for k, v in asdict(config).items() if k not in skip}
     inputs = file_fingerprint(config.squad or config.pairs)
     model = Path(described["model"]) / "model.safetensors"
@@ -253,7 +252,7 @@ def build_testset(config: BuildConfig) -> dict:
     state, generator, described, work, done, total = _start(config, "testset")
     rank, world = state.process_index, state.num_processes
     report = InputReport()
-    bar = _Progress(total, "build-testset", config.progress and state.is_main_process, world)
+    bar = _Progress(total, "build-testset", not config.quiet and state.is_main_process, world)
     processed = 0
     with ShardWriter(work, rank) as writer:
         for index, chunk in enumerate(_chunks(_items(config, report), config.chunk_size)):
@@ -371,7 +370,7 @@ def _finish(config, outcomes, accounting, provenance, id_map, files, described, 
     summary = _summary(config, accounting, outcomes, len(provenance), described, generator)
     summary["input_check"] = report.as_dict()
     summary["files"] = [*files, "id_map.json", "provenance.jsonl", "accounting.jsonl", "summary.json"]
-    summary["examples"] = _examples(provenance, config.report_examples, config.seed)
+    summary["examples"] = _examples(provenance, config.examples, config.seed)
     write_json(out / "summary.json", summary)
     return summary
 
@@ -472,7 +471,7 @@ def augment(config: BuildConfig) -> dict:
         return True
 
     pending = [c for c in range(len(chunks)) if c not in done]
-    bar = _Progress(len(items), "augment", config.progress and state.is_main_process, world)
+    bar = _Progress(len(items), "augment", not config.quiet and state.is_main_process, world)
     bar.bar.update(sum(len(chunks[c]) for c in done))
     processed = 0
     with ShardWriter(work, rank) as writer:
