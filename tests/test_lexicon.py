@@ -65,6 +65,7 @@ VERBS = """\
   - fix
   - repair
   - mend
+  - fix up
   partOfSpeech: v
 """
 ADJS = """\
@@ -103,7 +104,7 @@ def test_synonyms_rank_by_sense_and_lemmatize(wordnet):
         ("railcar", 0.5, "n"),
     ]
     assert wn.lemmatize("cars", "n") == ["car"] and wn.lemmatize("fixing", "v") == ["fix"]
-    assert [s for s, _, _ in wn.synonyms("fixed", "v")] == ["mend", "repair"]
+    assert [s for s, _, _ in wn.synonyms("fixed", "v")] == ["fix up", "mend", "repair"]
     assert wn.synonyms("car", "v") == []
     assert wn.antonyms("good") == ["bad"] and wn.antonyms("good", "n") == []
 
@@ -118,6 +119,9 @@ def test_suggestions_skip_stop_words_and_words_in_the_question(wordnet):
         "v",
     )
     assert found[-1].text == "railcar"  # second sense ranks last
+    # "fix up" only expands "fix"; a capitalised word after the first is taken for a name
+    [found] = WordNet(wordnet).suggest(["Who can fix the Car?"])
+    assert sorted(s.text for s in found) == ["mend", "repair"]
 
 
 def test_the_parsed_index_is_cached_and_rebuilt_when_the_folder_changes(wordnet, tmp_path, monkeypatch):

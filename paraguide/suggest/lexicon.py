@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from paraguide.data.io import atomic_write, iter_lines
+from paraguide.data.shared import find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
 from paraguide.text.stopwords import is_word, load_stopwords
@@ -38,22 +39,6 @@ _DETACH = {
     "r": [],
 }  # fmt: skip
 INDEX_VERSION = 1
-
-
-def find_shared(relative: str) -> Path | None:
-    """A shared resource: under ``$PARAGUIDE_SHARED_DATA``, or ``shared/data`` beside the checkout or the
-    working folder."""
-    roots = [os.environ.get("PARAGUIDE_SHARED_DATA")]
-    here = Path(__file__).resolve().parents[2]
-    roots += [
-        here.parent / "shared" / "data",
-        Path.cwd().parent / "shared" / "data",
-        Path.cwd() / "shared" / "data",
-    ]
-    for root in roots:
-        if root and (Path(root) / relative).exists():
-            return Path(root) / relative
-    return None
 
 
 def _cache_file(kind: str, source: Path) -> Path:
@@ -213,11 +198,14 @@ class WordNet:
             for i, (word, pos) in enumerate(words):
                 if (tagged and pos is None) or word.lower() in self.stopwords or not is_word(word):
                     continue
-                if tagged and tags[i].startswith("NNP"):
-                    continue  # names (Super Bowl, Beyoncé) are not paraphrased
+                if (tagged and tags[i].startswith("NNP")) or (i > 0 and word[:1].isupper()):
+                    continue  # names (Super Bowl, Eldon Square, Beyoncé) are not paraphrased
+                lemmas = {word.lower(), *self.lemmatize(word.lower(), pos)} if pos else {word.lower()}
                 for text, score, p in self.synonyms(word, pos):
                     if text in present or text in best and best[text].score >= score:
                         continue
+                    if text in self.stopwords or lemmas & set(text.split()):
+                        continue  # a function word ("do" for "called"), or an expansion ("danish language")
                     best[text] = Suggestion(text, word.lower(), (i, i + 1), round(score, 4), self.name, p)
             ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
             results.append(ranked[:top_k] if top_k else ranked)

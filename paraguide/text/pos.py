@@ -1,7 +1,7 @@
 """Part-of-speech tagging with spans.
 
 English: NLTK's averaged perceptron tagger (``averaged_perceptron_tagger_eng``, Penn tags), found through
-``NLTK_DATA``; it is data, not code, so it may be absent: :func:`has_tagger` tells, and callers decide.
+``NLTK_DATA`` (or in the shared datasets' ``nltk_data``); it is data, not code, so it may be absent: :func:`has_tagger` tells, and callers decide.
 Chinese: jieba's ``posseg`` (ICTCLAS-style tags; dictionary bundled). jieba's tagger segments the text
 itself, so for Chinese the tagged tokens are posseg's words.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from paraguide.data.shared import find_shared
 from paraguide.text.tokenize import check_lang, jieba_module, tokenize_spans
 
 
@@ -27,15 +28,24 @@ class TaggerUnavailable(LookupError):
 
 @lru_cache(maxsize=1)
 def _perceptron():
+    import nltk
     from nltk.tag.perceptron import PerceptronTagger
 
     try:
         return PerceptronTagger(lang="eng")
-    except (LookupError, OSError, ValueError) as e:
-        raise TaggerUnavailable(
-            "NLTK's English POS tagger (averaged_perceptron_tagger_eng) was not found; set NLTK_DATA to a "
-            "folder holding taggers/averaged_perceptron_tagger_eng.zip"
-        ) from e
+    except (LookupError, OSError, ValueError):
+        pass
+    shared = find_shared("nltk_data")  # the shared datasets' copy, when NLTK_DATA does not name one
+    if shared is not None and str(shared) not in nltk.data.path:
+        nltk.data.path.append(str(shared))
+        try:
+            return PerceptronTagger(lang="eng")
+        except (LookupError, OSError, ValueError):
+            pass
+    raise TaggerUnavailable(
+        "NLTK's English POS tagger (averaged_perceptron_tagger_eng) was not found; set NLTK_DATA to a "
+        "folder holding taggers/averaged_perceptron_tagger_eng.zip"
+    )
 
 
 def has_tagger(lang: str) -> bool:
