@@ -8,6 +8,7 @@ from paraguide.score.filters import (
     DiffersFromSource,
     FilterChain,
     KeepsNames,
+    KnownWords,
     LengthRatio,
     SimilarityFilter,
     StillAQuestion,
@@ -49,6 +50,11 @@ def test_each_filter_and_its_reason():
     assert KeepsNames()([mangled]) == [] and mangled.dropped == "keeps_names: lost 'Samarkand'"
     assert KeepsNames()([Candidate("Who won Super Bowl 50?", "which team won super bowl 50?")])
     assert KeepsNames()([Candidate("2015年谁赢了？", "谁在2015年赢了？", lang="zh")])
+    vocabulary = {"what", "is", "the", "sort", "of", "in"}.__contains__
+    mangled = Candidate("What kind of fiction is Tesla's work in?", "what sort of fiction is tesla's workd in?", "sort")  # fmt: skip
+    assert KnownWords(vocabulary)([mangled]) == [] and mangled.dropped == "known_words: unknown 'workd'"
+    fine = Candidate("What kind of fiction is Tesla's work in?", "what sort of fiction is tesla's work in?", "sort")  # fmt: skip
+    assert KnownWords(vocabulary)([fine])  # words of the source and the suggestion are known
 
 
 def test_similarity_filter_records_scores_and_the_chain_counts():

@@ -120,6 +120,7 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         DiffersFromSource,
         FilterChain,
         KeepsNames,
+        KnownWords,
         LengthRatio,
         SimilarityFilter,
         StillAQuestion,
@@ -141,6 +142,9 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
     if threshold is None:
         threshold = default_threshold(config.scorer, config.use, config.lang)
     filters = [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]
+    vocabulary = _vocabulary(config.lang, source)
+    if vocabulary is not None:
+        filters.append(KnownWords(vocabulary.knows))
     if config.squad:
         filters.append(AnswerNotLeaked())
     filters.append(SimilarityFilter(scorer, threshold))
@@ -163,8 +167,24 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         "threshold": threshold,
         "use": config.use,
         "dtype": str(paraphraser.dtype).removeprefix("torch."),
+        "known_words": "wordnet" if vocabulary is not None else "off",
     }
     return generator, described
+
+
+def _vocabulary(lang: str, source):
+    """English: WordNet (the source itself when it is WordNet), for the known-words filter; None where there
+    is none (Chinese, or no WordNet data: the filter is then left out, and the summary says so)."""
+    from paraguide.suggest import WordNet
+
+    if lang != "en":
+        return None
+    if isinstance(source, WordNet):
+        return source
+    try:
+        return WordNet()
+    except FileNotFoundError:
+        return None
 
 
 def _run_config(config: BuildConfig, job: str, described: dict) -> dict:

@@ -2,7 +2,8 @@
 candidate records which filter dropped it and why.
 
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(),
-                         KeepsNames(), AnswerNotLeaked(), SimilarityFilter(scorer, 0.8)])
+                         KeepsNames(), KnownWords(WordNet().knows), AnswerNotLeaked(),
+                         SimilarityFilter(scorer, 0.8)])
     kept = chain(candidates)          # candidates carry .dropped = "filter: reason" or None
     chain.counts                      # {"differs_from_source": 3, ...}: drops per filter
 
@@ -15,12 +16,13 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from paraguide.score.base import Scorer
 from paraguide.text.match import contains, includes
 from paraguide.text.normalize import normalize
+from paraguide.text.stopwords import is_word
 from paraguide.text.tokenize import tokenize
 
 
@@ -177,6 +179,32 @@ class KeepsNames(Filter):
                 and t.lower() not in c.suggestion.lower()
             ]
             out.append(f"lost {', '.join(repr(t) for t in lost)}" if lost else None)
+        return out
+
+
+class KnownWords(Filter):
+    """Drop a paraphrase with a word found neither in its source, its suggestion nor a vocabulary
+    (``is_known(word)``, e.g. :meth:`paraguide.suggest.WordNet.knows`). A small paraphraser mangles rare words
+    ("plague" -> "plaguegue", "work" -> "workd"), and a similarity scorer built on sub-words barely notices."""
+
+    name = "known_words"
+
+    def __init__(self, is_known: Callable[[str], bool]):
+        self.is_known = is_known
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            allowed = {t.lower() for t in tokenize(f"{c.source} {c.suggestion}", c.lang)}
+            unknown = [
+                t
+                for t in tokenize(c.text, c.lang)
+                if is_word(t)
+                and not t.startswith("'")
+                and t.lower() not in allowed
+                and not self.is_known(t.lower())
+            ]
+            out.append(f"unknown {', '.join(repr(t) for t in unknown)}" if unknown else None)
         return out
 
 

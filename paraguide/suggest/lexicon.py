@@ -162,6 +162,11 @@ class WordNet:
                     found.append(base)
         return found
 
+    def knows(self, word: str) -> bool:
+        """A stop word, or a form of a WordNet lemma (any part of speech)."""
+        word = word.lower()
+        return word in self.stopwords or any(self.lemmatize(word, p) for p in WORDNET_POS)
+
     def synonyms(self, word: str, pos: str | None = None) -> list[tuple[str, float, str]]:
         """``(synonym, score, pos)`` ranked: 1 / rank of the sense it comes from."""
         best: dict[str, tuple[str, float, str]] = {}
