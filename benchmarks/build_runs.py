@@ -49,6 +49,54 @@ def record(folder: Path) -> dict:
     }
 
 
+def official_style_load(path: Path) -> dict[str, list[str]]:
+    """What SQuAD's official evaluate-v1.1.py reads: data -> paragraphs -> qas -> id, answers[].text."""
+    dataset = json.loads(path.read_text(encoding="utf-8"))["data"]
+    return {
+        qa["id"]: [a["text"] for a in qa["answers"]]
+        for article in dataset
+        for paragraph in article["paragraphs"]
+        for qa in paragraph["qas"]
+    }
+
+
+def check_testset(folder: Path) -> dict:
+    """The issue's checks on a SQuAD test set: contexts and answers identical to the source's, ids unique,
+    counts adding up to the input, both files loadable the way the official evaluator loads them."""
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from paraguide.data.squad import SquadReader
+
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    source = {r["id"]: r for r in SquadReader(summary["input"])}
+    para, orig = list(SquadReader(folder / "paraphrased.json")), list(SquadReader(folder / "original.json"))
+    id_map = json.loads((folder / "id_map.json").read_text(encoding="utf-8"))
+    same = all(
+        p["context"] == source[id_map[p["id"]]]["context"]
+        and p["answers"] == source[id_map[p["id"]]]["answers"]
+        for p in para
+    )
+    originals_same = all(
+        {k: v for k, v in o.items() if not k.endswith("_index")}
+        == {k: v for k, v in source[o["id"]].items() if not k.endswith("_index")}
+        for o in orig
+    )
+    accounting = (folder / "accounting.jsonl").read_text(encoding="utf-8").splitlines()
+    loaded_para, loaded_orig = (
+        official_style_load(folder / "paraphrased.json"),
+        official_style_load(folder / "original.json"),
+    )
+    return {
+        "contexts_and_answers_identical": same,
+        "originals_identical": originals_same,
+        "ids_unique": len({p["id"] for p in para} | set(source)) == len(para) + len(source),
+        "counts_add_up": sum(summary["fell_out"].values()) + summary["selected"]
+        == summary["input_questions"]
+        == len(source)
+        == len(accounting),
+        "official_style_load": len(loaded_para) == len(loaded_orig) == len(para),
+    }
+
+
 def examples(folder: Path, k: int = 20, seed: int = 0) -> list[tuple[str, str, str]]:
     rows = [json.loads(x) for x in (folder / "provenance.jsonl").read_text(encoding="utf-8").splitlines()]
     picked = random.Random(seed).sample(rows, min(k, len(rows)))
@@ -61,6 +109,9 @@ def main(folders: list[str]) -> None:
     for name in folders:
         folder = Path(name)
         results["runs"][folder.name] = record(folder)
+        if (folder / "paraphrased.json").exists():
+            results["runs"][folder.name]["checks"] = check_testset(folder)
+            print(folder.name, results["runs"][folder.name]["checks"])
         print(f"\n== {folder.name}: {results['runs'][folder.name]['selected']} selected")
         for original, paraphrase, suggestion in examples(folder):
             print(f"  {original}\n    -> {paraphrase}  [{suggestion}]")
