@@ -97,6 +97,32 @@ def check_testset(folder: Path) -> dict:
     }
 
 
+def partial(folder: Path) -> dict:
+    """An unfinished run (no summary yet): what its shards hold so far."""
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from paraguide.pipeline.shards import read_done
+
+    config = json.loads((folder / "work" / "run.json").read_text(encoding="utf-8"))["config"]
+    done = read_done(folder / "work")
+    outcomes = [o for chunk in done.values() for o in chunk]
+    selected = [o for o in outcomes if o["status"] == "selected"]
+    per_question = config.get("per_question", 1)
+    paraphrases = sum(min(per_question, 1 + len(o.get("alternatives", []))) for o in selected)
+    return {
+        "run": folder.name,
+        "complete": False,
+        "input": os.path.basename(config["input"]["path"]),
+        "options": {
+            k: config[k] for k in ("mode", "n", "top_k", "per_question", "source", "threshold", "use")
+        },
+        "chunks_done": len(done),
+        "questions_processed": len(outcomes),
+        "questions_selected": len(selected),
+        "paraphrases_available": paraphrases,
+        "paraphrases_per_processed_question": round(paraphrases / max(1, len(outcomes)), 4),
+    }
+
+
 def examples(folder: Path, k: int = 20, seed: int = 0) -> list[tuple[str, str, str]]:
     rows = [json.loads(x) for x in (folder / "provenance.jsonl").read_text(encoding="utf-8").splitlines()]
     picked = random.Random(seed).sample(rows, min(k, len(rows)))
@@ -108,6 +134,10 @@ def main(folders: list[str]) -> None:
     results["machine"] = f"{cpu_model()}, {os.cpu_count()} cores"
     for name in folders:
         folder = Path(name)
+        if not (folder / "summary.json").exists():
+            results["runs"][folder.name] = partial(folder)
+            print(folder.name, json.dumps(results["runs"][folder.name], indent=1))
+            continue
         results["runs"][folder.name] = record(folder)
         if (folder / "paraphrased.json").exists():
             results["runs"][folder.name]["checks"] = check_testset(folder)
