@@ -81,6 +81,14 @@ def generate(path: Path, n: int, questions: list[str], seed: int = 13) -> None:
             f.write("".join(lines))
 
 
+def _phase(me: list[str], name: str) -> dict:
+    """Run one phase in its own process (so its peak RSS is its own) and return its JSON line."""
+    result = subprocess.run([*me, "--_phase", name], capture_output=True, text=True, check=True)
+    found = json.loads(result.stdout.splitlines()[-1])
+    print(name, found, flush=True)
+    return found
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", type=int, default=20_000_000)
@@ -136,18 +144,7 @@ def main() -> None:
         print(f"generated {args.rules} rules in {time.perf_counter() - started:.0f} s", flush=True)
     index.unlink(missing_ok=True)
     me = [sys.executable, __file__, "--rules", str(args.rules), "--work", str(work), "--squad", args.squad]
-    build = json.loads(
-        subprocess.run(
-            [*me, "--_phase", "build"], capture_output=True, text=True, check=True
-        ).stdout.splitlines()[-1]
-    )  # noqa: E501
-    print("build", build, flush=True)
-    query = json.loads(
-        subprocess.run(
-            [*me, "--_phase", "query"], capture_output=True, text=True, check=True
-        ).stdout.splitlines()[-1]
-    )  # noqa: E501
-    print("query", query, flush=True)
+    build, query = (_phase(me, name) for name in ("build", "query"))
     record = {
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version()},
         "method": __doc__.split("    NLTK_DATA")[0].strip(),

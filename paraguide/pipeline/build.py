@@ -213,8 +213,7 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 class _Progress:
     """questions/s and acceptance so far, on the main process."""
 
-    def __init__(self, total: int | None, desc: str, enabled: bool, world: int):
-        self.world = world
+    def __init__(self, total: int | None, desc: str, enabled: bool):
         self.bar = tqdm(total=total, desc=desc, unit="q", disable=not enabled or None, smoothing=0.05)
         self.seen = self.selected = 0
 
@@ -238,8 +237,8 @@ def _state():
 
 
 def _start(config: BuildConfig, job: str):
-    config.check()
-    total = count_questions(config.squad, config.pairs, config.side, config.pairs_format)
+    """The process group, the components and the run's work folder with the chunks already done (called
+    once the input has been checked)."""
     state = _state()
     generator, described = load_generator(config, device=state.device)
     run_config = _run_config(config, job, described)
@@ -249,7 +248,7 @@ def _start(config: BuildConfig, job: str):
     work = Path(config.out) / WORK
     done = read_done(work)  # read by every process before any writes (chunk ownership is by number)
     state.wait_for_everyone()
-    return state, generator, described, work, done, total
+    return state, generator, described, work, done
 
 
 def _items(config: BuildConfig, report: InputReport) -> Iterator[Item]:
@@ -269,10 +268,12 @@ def build_testset(config: BuildConfig) -> dict:
     """Paraphrase every question once (or drop it, saying why) and write the test set; returns the
     summary (also written as OUTDIR/summary.json)."""
     started = time.perf_counter()
-    state, generator, described, work, done, total = _start(config, "testset")
+    config.check()
+    total = count_questions(config.squad, config.pairs, config.side, config.pairs_format)
+    state, generator, described, work, done = _start(config, "testset")
     rank, world = state.process_index, state.num_processes
     report = InputReport()
-    bar = _Progress(total, "build-testset", not config.quiet and state.is_main_process, world)
+    bar = _Progress(total, "build-testset", not config.quiet and state.is_main_process)
     processed = 0
     with ShardWriter(work, rank) as writer:
         for index, chunk in enumerate(_chunks(_items(config, report), config.chunk_size)):
@@ -337,7 +338,7 @@ def _write_testset(
 
 def _write_pair_testset(config, outcomes, accounting, provenance, id_map) -> list[str]:
     out = Path(config.out)
-    fmt = "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
+    fmt = _pair_format(config)
     para_pairs, orig_pairs = [], []
     for n, (pair, items) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
         results = [_outcome(outcomes, it.key, config.pairs) for it in items]
@@ -355,6 +356,11 @@ def _write_pair_testset(config, outcomes, accounting, provenance, id_map) -> lis
     write_pairs(out / f"paraphrased.{fmt}", para_pairs, fmt)
     write_pairs(out / f"original.{fmt}", orig_pairs, fmt)
     return [f"paraphrased.{fmt}", f"original.{fmt}"]
+
+
+def _pair_format(config: BuildConfig) -> str:
+    """Pairs are written as JSONL when they came as JSONL, else as TSV."""
+    return "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
 
 
 def _outcome(outcomes: dict, key: str, path: str) -> dict:
@@ -395,11 +401,11 @@ def _finish(config, outcomes, accounting, provenance, id_map, files, described, 
     return summary
 
 
-def _summary(config, accounting, outcomes, written, described, generator, total=None) -> dict:
+def _summary(config, accounting, outcomes, written, described, generator) -> dict:
     stages = stage_names(generator.filters)
     fell_out = Counter(row["stage"] for row in accounting if row["status"] == "dropped")
     selected = sum(row["status"] == "selected" for row in accounting)
-    total = len(accounting) if total is None else total
+    total = len(accounting)
     # Augmentation adds two stages: "not_processed" (n reached before the question's turn) and
     # "sampling" (accepted, but beyond the n sampled).
     order = [s for s in ("not_processed",) if fell_out.get(s)] + list(stages[:-1])
@@ -470,10 +476,13 @@ def augment(config: BuildConfig) -> dict:
 
     started = time.perf_counter()
     config.mode = config.mode or "ppdb"
-    state, generator, described, work, done, _ = _start(config, "augment")
-    rank, world = state.process_index, state.num_processes
+    config.check()
     report = InputReport()
-    items = list(_items(config, report))  # the order is a permutation: the questions are held (not contexts)
+    # Read (and checked) once, before any work: the order is a permutation, so the questions are held
+    # (their contexts shared, not copied).
+    items = list(_items(config, report))
+    state, generator, described, work, done = _start(config, "augment")
+    rank, world = state.process_index, state.num_processes
     order = list(range(len(items)))
     random.Random(config.seed).shuffle(order)
     chunks = [order[i : i + config.chunk_size] for i in range(0, len(order), config.chunk_size)]
@@ -491,7 +500,7 @@ def augment(config: BuildConfig) -> dict:
         return True
 
     pending = [c for c in range(len(chunks)) if c not in done]
-    bar = _Progress(len(items), "augment", not config.quiet and state.is_main_process, world)
+    bar = _Progress(len(items), "augment", not config.quiet and state.is_main_process)
     bar.bar.update(sum(len(chunks[c]) for c in done))
     processed = 0
     with ShardWriter(work, rank) as writer:
@@ -579,7 +588,7 @@ def _write_augmented(config, items, chunks, done, described, generator, report) 
             writer.header = dict(reader.header)
         files = ["train.json"]
     else:
-        fmt = "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
+        fmt = _pair_format(config)
         rows = []
         for n, (pair, its) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
             if not config.paraphrases_only:

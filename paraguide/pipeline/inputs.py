@@ -74,10 +74,10 @@ def squad_items(path: str | os.PathLike, report: InputReport | None = None) -> I
         yield record, Item(str(record["id"]), record["question"], answer, context, start)
 
 
-def count_questions(config_squad: str | None, pairs: str | None, side: str, fmt: str) -> int:
+def count_questions(squad: str | None, pairs: str | None, side: str, fmt: str) -> int:
     """Read the whole input once, checking every record: the number of questions to paraphrase."""
-    if config_squad:
-        return sum(1 for _ in squad_items(config_squad))
+    if squad:
+        return sum(1 for _ in squad_items(squad))
     return sum(len(items) for _, items in pair_items(pairs, side, fmt))
 
 
