@@ -7,8 +7,9 @@ entailment labels -- then paraguide's index is built from it and SQuAD dev quest
 
 Measured: file size, index build time, index size, peak RSS of the build and of the query process,
 questions/s of ``PPDB.suggest`` (batches of 1,000, the 10 best suggestions each as ``paraguide suggest``
-gives by default, after a warm-up batch). Goals: build ≤ 10 min,
-RSS < 1 GB, ≥ 10k questions/s.
+gives by default, after a warm-up batch) in one process, and in ``--processes`` processes (default: one per
+core) each answering every N-th question, started together (the way the builders split questions under
+``accelerate launch``). Goals: build ≤ 10 min, RSS < 1 GB, ≥ 10k questions/s.
 
     NLTK_DATA=../shared/data/nltk_data python benchmarks/ppdb_xl.py [--rules 20000000] [--work .bench/ppdb]
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -81,6 +83,43 @@ def generate(path: Path, n: int, questions: list[str], seed: int = 13) -> None:
             f.write("".join(lines))
 
 
+def _query_shard(source, index, questions, rank, world, barrier, out) -> None:
+    from paraguide.suggest.ppdb import PPDB
+
+    ppdb = PPDB(source, index=index, progress=False)
+    mine = questions[rank::world]
+    ppdb.suggest(mine[:1000], top_k=10)  # warm-up: page cache, memo of the commonest n-grams
+    barrier.wait()
+    started, found = time.perf_counter(), 0
+    for s in range(0, len(mine), 1000):
+        found += sum(bool(x) for x in ppdb.suggest(mine[s : s + 1000], top_k=10))
+    out.put((started, time.perf_counter(), found, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def _query(source: Path, index: Path, questions: list[str], world: int) -> dict:
+    """Questions/s of ``world`` processes, each answering every world-th question in batches of 1,000
+    after its warm-up batch, all starting together; wall time = first start to last end."""
+    ctx = multiprocessing.get_context("fork")
+    barrier, out = ctx.Barrier(world), ctx.Queue()
+    workers = [
+        ctx.Process(target=_query_shard, args=(source, index, questions, rank, world, barrier, out))
+        for rank in range(world)
+    ]
+    for w in workers:
+        w.start()
+    done = [out.get() for _ in workers]
+    for w in workers:
+        w.join()
+    seconds = max(d[1] for d in done) - min(d[0] for d in done)
+    return {
+        "processes": world,
+        "questions": len(questions),
+        "seconds": seconds,
+        "with_suggestions": sum(d[2] for d in done),
+        "rss_mb_per_process": max(d[3] for d in done),
+    }
+
+
 def _phase(me: list[str], name: str) -> dict:
     """Run one phase in its own process (so its peak RSS is its own) and return its JSON line."""
     result = subprocess.run([*me, "--_phase", name], capture_output=True, text=True, check=True)
@@ -96,6 +135,7 @@ def main() -> None:
     ap.add_argument(
         "--squad", default=str(ROOT.parent / "shared" / "data" / "squad_v1.1" / "dev-v1.1.json.gz")
     )
+    ap.add_argument("--processes", type=int, default=os.cpu_count(), help="for the multi-process query run")
     ap.add_argument("--_phase", choices=("build", "query"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     work = Path(args.work)
@@ -115,26 +155,10 @@ def main() -> None:
         )  # noqa: E501
         return
     if args._phase == "query":
-        from paraguide.suggest.ppdb import PPDB
-
         questions = squad_questions(args.squad)
-        ppdb = PPDB(source, index=index, progress=False)
-        ppdb.suggest(questions[:1000], top_k=10)
-        started = time.perf_counter()
-        found = 0
-        for s in range(0, len(questions), 1000):
-            found += sum(bool(x) for x in ppdb.suggest(questions[s : s + 1000], top_k=10))
-        seconds = time.perf_counter() - started
-        print(
-            json.dumps(
-                {
-                    "questions": len(questions),
-                    "seconds": seconds,
-                    "with_suggestions": found,
-                    "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                }
-            )
-        )  # noqa: E501
+        one = _query(source, index, questions, 1)
+        both = _query(source, index, questions, args.processes)
+        print(json.dumps({"one": one, "processes": both}))
         return
 
     work.mkdir(parents=True, exist_ok=True)
@@ -144,6 +168,7 @@ def main() -> None:
         print(f"generated {args.rules} rules in {time.perf_counter() - started:.0f} s", flush=True)
     index.unlink(missing_ok=True)
     me = [sys.executable, __file__, "--rules", str(args.rules), "--work", str(work), "--squad", args.squad]
+    me += ["--processes", str(args.processes)]
     build, query = (_phase(me, name) for name in ("build", "query"))
     record = {
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version()},
@@ -155,10 +180,15 @@ def main() -> None:
         "build_seconds": round(build["seconds"], 1),
         "build_peak_rss_mb": round(build["rss_mb"]),
         "index_mb": round(index.stat().st_size / 2**20),
-        "query_questions": query["questions"],
-        "questions_per_s": round(query["questions"] / query["seconds"]),
-        "questions_with_suggestions": query["with_suggestions"],
-        "query_peak_rss_mb": round(query["rss_mb"]),
+        "query_questions": query["one"]["questions"],
+        "questions_per_s": round(query["one"]["questions"] / query["one"]["seconds"]),
+        "questions_with_suggestions": query["one"]["with_suggestions"],
+        "query_peak_rss_mb": round(query["one"]["rss_mb_per_process"]),
+        "query_processes": query["processes"]["processes"],
+        "questions_per_s_all_processes": round(
+            query["processes"]["questions"] / query["processes"]["seconds"]
+        ),
+        "query_peak_rss_mb_per_process": round(query["processes"]["rss_mb_per_process"]),
     }
     (ROOT / "benchmarks" / "results" / "ppdb_xl.json").write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps(record, indent=2))

@@ -2,7 +2,11 @@
 thresholds and entailment filters, and errors that name the line."""
 
 import gzip
+import hashlib
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from conftest import shared
@@ -165,3 +169,67 @@ def test_ptb_tokens_match_ppdb_tokenisation():
     assert ptb_tokens('Is 3.5 an e-mail, (or) "quote"?') == [
         "Is", "3.5", "an", "e-mail", ",", "(", "or", ")", '"', "quote", '"', "?",
     ]  # fmt: skip
+
+
+def test_repeated_rules_do_not_crowd_out_others_and_keep_their_relations(tmp_path, monkeypatch):
+    # PPDB repeats a pair under other LHS labels, sometimes with another relation. A repeat must not take
+    # one of the `top_k` places of a phrase, and a relation filter must find the copy with its relation.
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "ppdb-repeats.txt"
+    path.write_text(
+        "[NN] ||| car ||| automobile ||| PPDB2.0Score=3.6 ||| 0-0 ||| ForwardEntailment\n"
+        "[NNP] ||| car ||| automobile ||| PPDB2.0Score=3.5 ||| 0-0 ||| ForwardEntailment\n"
+        "[NN] ||| car ||| automobile ||| PPDB2.0Score=3.0 ||| 0-0 ||| Equivalence\n"
+        "[NN] ||| car ||| motorcar ||| PPDB2.0Score=2.0 ||| 0-0 ||| Equivalence\n"
+    )
+    [found] = PPDB(path, progress=False).suggest(["a car"], top_k=2)
+    assert [(s.text, s.score, s.relation) for s in found] == [
+        ("automobile", 3.6, "ForwardEntailment"),
+        ("motorcar", 2.0, "Equivalence"),
+    ]
+    [found] = PPDB(path, relations={"Equivalence"}, progress=False).suggest(["a car"], top_k=2)
+    assert [(s.text, s.score) for s in found] == [("automobile", 3.0), ("motorcar", 2.0)]
+
+
+def test_phrase_filter_never_misses_and_rarely_lets_through():
+    from paraguide.suggest.ppdb import PhraseFilter, phrase_keys
+
+    phrases = [f"phrase {i} of the index" for i in range(20_000)]
+    bloom = PhraseFilter.empty(len(phrases))
+    bloom.add(phrase_keys(phrases))
+    assert bloom.may_contain(phrase_keys(phrases)).all()  # no false negative, ever
+    strangers = [f"another {i} n-gram" for i in range(20_000)]
+    assert bloom.may_contain(phrase_keys(strangers)).mean() < 0.02  # ~1 % (7 probes, >= 10 bits a phrase)
+    # Stable across processes (CRC-32, not Python's salted hash): another interpreter sets the same bits.
+    code = (
+        "import hashlib; from paraguide.suggest.ppdb import PhraseFilter as F, phrase_keys; b = F.empty(20000); "
+        "b.add(phrase_keys([f'phrase {i} of the index' for i in range(20000)])); "
+        "print(hashlib.sha1(b.bits.tobytes()).hexdigest())"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "123"},
+    )
+    assert other.stdout.strip() == hashlib.sha1(bloom.bits.tobytes()).hexdigest()
+
+
+def test_every_ngram_of_a_question_is_keyed_like_the_phrase_it_would_match(tmp_path, monkeypatch):
+    # The batch's n-grams are keyed in numpy, the index's phrases one by one: the keys must agree, or the
+    # filter would hide real phrases. Index every n-gram of the question and all must come back.
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    question = "how long does an old stone bridge in this valley take to cross"
+    tokens = question.split()
+    spans = [(s, e) for s in range(len(tokens)) for e in range(s + 1, min(len(tokens), s + 6) + 1)]
+    path = tmp_path / "every-ngram.txt"
+    path.write_text(
+        "".join(
+            f"[X] ||| {' '.join(tokens[s:e])} ||| para{s}x{e} ||| PPDB2.0Score=1 ||| 0-0 ||| Equivalence\n"
+            for s, e in spans
+        )
+    )
+    ppdb = PPDB(path, progress=False, stopwords=frozenset())
+    [found] = ppdb.suggest([question, "an unrelated question about rivers ?"])[:1]
+    assert sorted((s.span, s.text) for s in found) == sorted(((s, e), f"para{s}x{e}") for s, e in spans)
