@@ -5,7 +5,7 @@ Run the jobs first (each resumable; add --resume to continue one), then this scr
     paraguide build-testset --squad ../shared/data/squad_v1.1/dev-v1.1.json.gz --out runs/build/squad-dev
     paraguide build-testset --squad ../shared/data/dureader_robust/dev.json --lang zh --out runs/build/dureader-dev
     paraguide augment --squad ../shared/data/squad_v1.1/train-v1.1.reconstructed.json.gz --mode ppdb \
-        --n 25000 --out runs/build/squad-train-aug
+        --n 25000 --top-k 5 --per-question 3 --out runs/build/squad-train-aug
     python benchmarks/build_runs.py runs/build/squad-dev runs/build/dureader-dev runs/build/squad-train-aug
 
 Writes benchmarks/results/build_runs.json (counts, funnel, timing, machine) and prints 20 random
@@ -97,6 +97,30 @@ def check_testset(folder: Path) -> dict:
     }
 
 
+def check_augmented(folder: Path) -> dict:
+    """An augmented SQuAD training set: every original kept, ids unique, each paraphrase's context and
+    answers identical to its original's."""
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from paraguide.data.squad import SquadReader
+
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    source = {r["id"]: r for r in SquadReader(summary["input"])}
+    out = list(SquadReader(folder / "train.json"))
+    id_map = json.loads((folder / "id_map.json").read_text(encoding="utf-8"))
+    added = [r for r in out if r["id"] in id_map]
+    return {
+        "records": len(out),
+        "ids_unique": len({r["id"] for r in out}) == len(out),
+        "originals_kept": sum(r["id"] in source for r in out) == len(source),
+        "paraphrases_added": len(added),
+        "contexts_and_answers_identical": all(
+            r["context"] == source[id_map[r["id"]]]["context"]
+            and r["answers"] == source[id_map[r["id"]]]["answers"]
+            for r in added
+        ),
+    }
+
+
 def partial(folder: Path) -> dict:
     """An unfinished run (no summary yet): what its shards hold so far."""
     sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -138,10 +162,19 @@ def main(folders: list[str]) -> None:
             results["runs"][folder.name] = partial(folder)
             print(folder.name, json.dumps(results["runs"][folder.name], indent=1))
             continue
-        results["runs"][folder.name] = record(folder)
+        earlier = results["runs"].get(folder.name, {}).get("timing", {})
+        results["runs"][folder.name] = run = record(folder)
+        if "segments" in earlier:  # a run made in several stretches: their timings, recorded by hand
+            run["timing"] = earlier
+            run.pop("note")
+        if run["job"] == "augment":
+            run["acceptance_of_processed"] = round(run["selected"] / max(1, run["reached"]["suggestion"]), 4)
         if (folder / "paraphrased.json").exists():
-            results["runs"][folder.name]["checks"] = check_testset(folder)
-            print(folder.name, results["runs"][folder.name]["checks"])
+            run["checks"] = check_testset(folder)
+            print(folder.name, run["checks"])
+        elif (folder / "train.json").exists():
+            run["checks"] = check_augmented(folder)
+            print(folder.name, run["checks"])
         print(f"\n== {folder.name}: {results['runs'][folder.name]['selected']} selected")
         for original, paraphrase, suggestion in examples(folder):
             print(f"  {original}\n    -> {paraphrase}  [{suggestion}]")

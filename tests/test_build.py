@@ -268,6 +268,16 @@ def test_augment_merges_paraphrases_after_their_originals(tmp_path):
         assert first["question"] != r["question"] and first["answers"] == r["answers"]
     summary = json.loads((more / "summary.json").read_text())
     assert summary["written"] == 8 and summary["selected"] < 8
+    # and it stopped at the chunk that brought the 8th paraphrase, not the 8th selected question
+    from paraguide.pipeline.shards import read_done
+
+    done = read_done(more / "work")
+    assert sorted(done) == list(range(len(done)))
+    given = [
+        sum(min(3, 1 + len(o.get("alternatives", []))) for o in done[c] if o["status"] == "selected")
+        for c in sorted(done)
+    ]
+    assert sum(given[:-1]) < 8 <= sum(given)
 
 
 def test_pairs_keep_labels_and_both_sides(tmp_path, write):

@@ -487,7 +487,15 @@ def augment(config: BuildConfig) -> dict:
     random.Random(config.seed).shuffle(order)
     chunks = [order[i : i + config.chunk_size] for i in range(0, len(order), config.chunk_size)]
     target = config.n or math.inf
-    accepted = {c: sum(o["status"] == "selected" for o in done[c]) for c in done}
+
+    def paraphrases(outcomes: list[dict]) -> int:  # what a chunk gives towards n, as _write_augmented counts
+        return sum(
+            min(config.per_question, 1 + len(o.get("alternatives", ())))
+            for o in outcomes
+            if o["status"] == "selected"
+        )
+
+    accepted = {c: paraphrases(done[c]) for c in done}
 
     def enough() -> bool:
         total = 0
@@ -515,7 +523,7 @@ def augment(config: BuildConfig) -> dict:
                 writer.write_chunk(c, outcomes)
                 processed += len(outcomes)
                 bar.update(outcomes, len(group))
-                mine = [(c, sum(o["status"] == "selected" for o in outcomes))]
+                mine = [(c, paraphrases(outcomes))]
             for c, k in gather_object(mine):
                 accepted[c] = k
     bar.close()
