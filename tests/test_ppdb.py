@@ -233,3 +233,82 @@ def test_every_ngram_of_a_question_is_keyed_like_the_phrase_it_would_match(tmp_p
     ppdb = PPDB(path, progress=False, stopwords=frozenset())
     [found] = ppdb.suggest([question, "an unrelated question about rivers ?"])[:1]
     assert sorted((s.span, s.text) for s in found) == sorted(((s, e), f"para{s}x{e}") for s, e in spans)
+
+
+def _naive_suggest(rules, question, stopwords, threshold, relations, top_k):
+    """The documented ranking, written plainly from the rule list, for comparison."""
+    from paraguide.suggest.ppdb import _WORD, ptb_tokens
+    from paraguide.text.stopwords import is_stop_phrase
+
+    surface = ptb_tokens(question)
+    tokens = [t.lower() for t in surface]
+    text = " " + " ".join(tokens) + " "
+    best = {}
+    for s in range(len(tokens)):
+        for e in range(s + 1, min(len(tokens), s + 6) + 1):
+            if any(i > 0 and surface[i][:1].isupper() for i in range(s, e)):
+                continue  # names
+            if e - s == 1 and (tokens[s] in stopwords or not _WORD.search(tokens[s])):
+                continue
+            gram = " ".join(tokens[s:e])
+            kept = {}  # the best copy of each paraphrase with an allowed relation, best first
+            for phrase, paraphrase, score, relation in sorted(rules, key=lambda r: (-r[2], r[1])):
+                if phrase == gram and score >= threshold and (not relations or relation in relations):
+                    kept.setdefault(paraphrase, (score, relation))
+            for paraphrase, (score, relation) in list(kept.items())[:top_k]:
+                if paraphrase == gram or is_stop_phrase(paraphrase.split(), stopwords):
+                    continue
+                if f" {paraphrase} " in text:
+                    continue
+                key = (-score, -(e - s), paraphrase, gram, (s, e), relation)
+                best[paraphrase] = min(best.get(paraphrase, key), key)
+    return [(k[2], k[3], k[4], round(-k[0], 4), k[5]) for k in sorted(best.values())[:top_k]]
+
+
+@pytest.mark.parametrize("relations", [None, {"Equivalence"}])
+def test_suggestions_equal_a_plain_reference_on_random_rules(tmp_path, monkeypatch, relations):
+    # Random rules over a small vocabulary (so that n-grams hit, rules repeat with other scores and
+    # relations) and random questions: the indexed, filtered, batched path must give exactly what the
+    # plain reading of the rules gives.
+    import random
+
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    rng = random.Random(7)
+    vocab = [
+        "the",
+        "a",
+        "of",
+        "car",
+        "engine",
+        "fix",
+        "repair",
+        "big",
+        "large",
+        "fast",
+        "quick",
+        "road",
+        "river",
+        "city",
+        "old",
+        "new",
+    ]
+    relation_names = ["Equivalence", "ForwardEntailment", "Independent"]
+    lines = []
+    for _ in range(3000):
+        phrase = " ".join(rng.choices(vocab, k=rng.choice([1, 1, 1, 2, 2, 3])))
+        paraphrase = " ".join(rng.choices(vocab, k=rng.choice([1, 1, 2])))
+        score = round(rng.uniform(0, 5), 2)
+        lines.append(
+            f"[X] ||| {phrase} ||| {paraphrase} ||| PPDB2.0Score={score} ||| 0-0 ||| {rng.choice(relation_names)}\n"
+        )
+    path = tmp_path / "random-rules.txt"
+    path.write_text("".join(lines))
+    rules = list(read_rules(path))
+    questions = [
+        " ".join(rng.choices(vocab + ["Paris", "?"], k=rng.randint(3, 12))).capitalize() for _ in range(60)
+    ]
+    ppdb = PPDB(path, progress=False, threshold=1.0, relations=relations)
+    got = ppdb.suggest(questions, top_k=5)
+    for question, found in zip(questions, got, strict=True):
+        want = _naive_suggest(rules, question, ppdb.stopwords, 1.0, relations, 5)
+        assert [(s.text, s.matched, s.span, s.score, s.relation) for s in found] == want, question
