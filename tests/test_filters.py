@@ -50,6 +50,13 @@ def test_each_filter_and_its_reason():
     assert KeepsNames()([mangled]) == [] and mangled.dropped == "keeps_names: lost 'Samarkand'"
     assert KeepsNames()([Candidate("Who won Super Bowl 50?", "which team won super bowl 50?")])
     assert KeepsNames()([Candidate("2015年谁赢了？", "谁在2015年赢了？", lang="zh")])
+    brand = Candidate(
+        "ThinkPad电池怎么保养", "thinkpa电池如何保养", lang="zh"
+    )  # Latin script in Chinese: a name
+    assert KeepsNames()([brand]) == [] and brand.dropped == "keeps_names: lost 'ThinkPad'"
+    assert KeepsNames()(
+        [Candidate("ThinkPad电池怎么保养", "如何保养thinkpad电池", lang="zh")]
+    )  # case aside, kept
     vocabulary = {"what", "is", "the", "sort", "of", "in"}.__contains__
     mangled = Candidate("What kind of fiction is Tesla's work in?", "what sort of fiction is tesla's workd in?", "sort")  # fmt: skip
     assert KnownWords(vocabulary)([mangled]) == [] and mangled.dropped == "known_words: unknown 'workd'"

@@ -156,11 +156,13 @@ class StillAQuestion(Filter):
 
 
 _NUMBER = re.compile(r"\d")
+_LATIN = re.compile(r"[A-Za-z]")
 
 
 class KeepsNames(Filter):
-    """Drop a paraphrase that loses a number or a name of its source: a token with a digit, or (English) a
-    capitalised word that does not start the question. A small paraphraser mangles rare names ("Samarkand"
+    """Drop a paraphrase that loses a number or a name of its source: a token with a digit, (English) a
+    capitalised word that does not start the question, or (Chinese) a token in Latin script -- in Chinese
+    questions those are brands, products and codes (iPhone, ThinkPad, QQ). A small paraphraser mangles rare names ("Samarkand"
     -> "saandmarkand") and drops numbers ("Super Bowl 50"), and a similarity scorer built on sub-words barely
     notices; a QA question about another name or number asks something else."""
 
@@ -174,7 +176,11 @@ class KeepsNames(Filter):
             lost = [
                 t
                 for i, t in enumerate(source)
-                if (_NUMBER.search(t) or (c.lang != "zh" and i > 0 and t[:1].isupper() and t[1:2].islower()))
+                if (
+                    _NUMBER.search(t)
+                    or (c.lang == "zh" and _LATIN.search(t))
+                    or (c.lang != "zh" and i > 0 and t[:1].isupper() and t[1:2].islower())
+                )
                 and t.lower() not in kept
                 and t.lower() not in c.suggestion.lower()
             ]
