@@ -11,7 +11,8 @@ threads.
 * Training tokens/s: each system trains `--warm` steps and `--warm + --steps` steps from scratch; the
   difference of the two wall times is the time of `--steps` steps without start-up (reading data, building
   the model). Tokens = source + target tokens (no padding) of `--steps` × 64 examples (the mean of the
-  training file), the same count for both.
+  training file), the same count for both. paraguide runs float32 and, where the CPU computes bfloat16
+  natively, again with bfloat16 autocast (`--mixed-precision bf16`; OpenNMT-py has no CPU mixed precision).
 * Generation sentences/s: beam 4, at most 48 new tokens, batches of 32, on `--generate` held-out inputs,
   model loading excluded (OpenNMT-py's own `-report_time`, paraguide's time around `paraphrase`). Twice: with
   the models' natural lengths, and with every output forced to exactly 30 tokens (`min_length` =
@@ -158,8 +159,8 @@ normalization: tokens
     return path
 
 
-def ours_train_cmd(work: Path, steps: int, args) -> list[str]:
-    out = work / f"ours_{steps}"
+def ours_train_cmd(work: Path, steps: int, args, mixed_precision: str = "no") -> list[str]:
+    out = work / (f"ours_{steps}" if mixed_precision == "no" else f"ours_{mixed_precision}_{steps}")
     out.mkdir(exist_ok=True)
     for name in ("tokenizer.json", "tokenizer_config.json"):  # reuse the bundled vocabulary, as OpenNMT does
         shutil.copy(Path(args.tokenizer) / name, out / name)
@@ -168,7 +169,7 @@ def ours_train_cmd(work: Path, steps: int, args) -> list[str]:
         "--train-file", str(work / "train.jsonl"), "--heldout-file", str(work / "none.jsonl"),
         "--output-dir", str(out), "--size", "small", "--batch-size", str(args.batch_size),
         "--max-steps", str(steps), "--warmup-steps", "1000", "--lr", "1e-3", "--save-every", "1000000",
-        "--eval-every", "1000000",
+        "--eval-every", "1000000", "--mixed-precision", mixed_precision,
     ]  # fmt: skip
 
 
@@ -245,11 +246,22 @@ def main() -> None:
     print(f"data: {data}", flush=True)
 
     result = {"train": {}, "generate": {}, "peak_rss_mb": {}}
-    for system in ("paraguide", "opennmt"):
+    # paraguide also with bfloat16 autocast where the CPU computes bfloat16 natively (OpenNMT-py 3.0.4 has
+    # no mixed precision on CPU); the models compared in generation are the float32-trained ones.
+    import torch
+
+    from paraguide.model.paraphraser import resolve_dtype
+
+    systems = ["paraguide", "opennmt"]
+    if resolve_dtype("auto", torch.device("cpu")) == torch.bfloat16:
+        systems.insert(1, "paraguide_bf16")
+    for system in systems:
         walls, rss = {}, 0.0
         for steps in (args.warm, args.warm + args.steps):
             if system == "paraguide":
                 cmd = ours_train_cmd(work, steps, args)
+            elif system == "paraguide_bf16":
+                cmd = ours_train_cmd(work, steps, args, "bf16")
             else:
                 cmd = [
                     str(Path(args.onmt_venv) / "bin" / "onmt_train"),
@@ -284,6 +296,8 @@ def main() -> None:
         result["generate"][key] = row
         print(f"generate {key}: {row}", flush=True)
     result["train"]["ratio"] = round(result["train"]["paraguide"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    if "paraguide_bf16" in result["train"]:
+        result["train"]["ratio_bf16"] = round(result["train"]["paraguide_bf16"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
 
     import torch
 

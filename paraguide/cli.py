@@ -199,7 +199,7 @@ TRAIN_HELP = {
     "warmup_steps": "linear warm-up, then inverse square root decay",
     "epochs": "passes over the training data",
     "max_steps": "stop after this many optimizer steps (overrides --epochs)",
-    "mixed_precision": "no | fp16 | bf16 (GPU)",
+    "mixed_precision": "no | fp16 (GPU) | bf16 (GPU, or a CPU with native bfloat16: AVX512-BF16 or AMX)",
     "save_every": "checkpoint every N steps (for --resume)",
     "eval_every": "held-out loss, BLEU and suggestion inclusion every N steps",
     "eval_examples": "held-out examples generated for BLEU and suggestion inclusion",

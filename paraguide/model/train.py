@@ -55,7 +55,7 @@ class TrainConfig:
     max_steps: int | None = None  # overrides epochs
     label_smoothing: float = 0.1
     dropout: float = 0.1
-    mixed_precision: str = "no"  # no | fp16 | bf16 (GPU)
+    mixed_precision: str = "no"  # no | fp16 | bf16 (GPU; bf16 also on a CPU that computes it natively)
     save_every: int = 1000
     eval_every: int = 1000
     eval_examples: int = 500
