@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -211,10 +212,19 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 
 
 class _Progress:
-    """questions/s and acceptance so far, on the main process."""
+    """questions/s and acceptance so far, on the main process. Also when stderr is no terminal (a job under
+    nohup or a scheduler writes its log to a file): then a line every 30 s rather than a live bar."""
 
     def __init__(self, total: int | None, desc: str, enabled: bool):
-        self.bar = tqdm(total=total, desc=desc, unit="q", disable=not enabled or None, smoothing=0.05)
+        live = sys.stderr.isatty()
+        self.bar = tqdm(
+            total=total,
+            desc=desc,
+            unit="q",
+            disable=not enabled,
+            smoothing=0.05,
+            mininterval=0.1 if live else 30,
+        )
         self.seen = self.selected = 0
 
     def update(self, outcomes: list[dict], scale: int = 1) -> None:
