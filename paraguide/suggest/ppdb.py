@@ -244,14 +244,14 @@ def build_index(
             bar.update(size - bar.n)
         # Phase 2: one sort (SQLite's external merge sort), then one row per phrase holding its rules best
         # first. A lookup is then one B-tree probe returning one row, whatever the phrase's rule count.
-        n_phrases = db.execute("SELECT COUNT(DISTINCT phrase) FROM raw.rules").fetchone()[0]
-        bloom = PhraseFilter.empty(n_phrases)
+        # The filter is sized by the phrase count, known once grouped: their keys are kept until then.
         rows = db.execute(
             "SELECT phrase, paraphrase, score, relation FROM raw.rules ORDER BY phrase, score DESC, paraphrase"
         )
         out = db.cursor()
         grouped: list[tuple[str, str]] = []
-        with tqdm(total=n_phrases, unit="phrase", desc="group", disable=not progress) as bar:
+        keys: list[np.ndarray] = []
+        with tqdm(unit="phrase", desc="group", disable=not progress) as bar:
             for phrase, rules in itertools.groupby(rows, key=lambda r: r[0]):
                 seen: set[tuple[str, str]] = set()
                 packed = []
@@ -263,10 +263,12 @@ def build_index(
                         packed.append(f"{paraphrase}{_FIELD}{score!r}{_FIELD}{relation}")
                 grouped.append((phrase, _RULE.join(packed)))
                 if len(grouped) == 100_000:
-                    _flush(out, grouped, bloom)
-                    bar.update(100_000)
-            bar.update(len(grouped))
-            _flush(out, grouped, bloom)
+                    bar.update(_flush(out, grouped, keys))
+            bar.update(_flush(out, grouped, keys))
+        n_phrases = sum(len(k) for k in keys)
+        bloom = PhraseFilter.empty(n_phrases)
+        for k in keys:
+            bloom.add(k)
         db.executemany(
             "INSERT INTO meta VALUES (?, ?)",
             [
@@ -289,10 +291,13 @@ def build_index(
     return index
 
 
-def _flush(cursor: sqlite3.Cursor, grouped: list[tuple[str, str]], bloom: PhraseFilter) -> None:
+def _flush(cursor: sqlite3.Cursor, grouped: list[tuple[str, str]], keys: list[np.ndarray]) -> int:
+    """Write the grouped phrases and keep their keys; returns how many there were."""
     cursor.executemany("INSERT INTO phrases VALUES (?, ?)", grouped)
-    bloom.add(phrase_keys([phrase for phrase, _ in grouped]))
+    keys.append(phrase_keys([phrase for phrase, _ in grouped]))
+    written = len(grouped)
     grouped.clear()
+    return written
 
 
 # PPDB's English side is Penn-Treebank tokenised and lower-cased: "what's" -> what 's, "don't" -> do n't.
@@ -341,20 +346,12 @@ class PPDB:
         self._candidates: dict[str, tuple[tuple[str, float, str], ...]] = {}
         self._tokens: dict[str, tuple[int, bool]] = {}  # token -> (hash, may be a unigram on its own)
 
-    def lookup(
-        self, phrases: Iterable[str], limit: int | None = None
-    ) -> dict[str, tuple[tuple[str, float, str], ...]]:
-        """``{phrase: ((paraphrase, score, relation), ...)}``: the best ``limit`` (≤ ``per_phrase``) rules of
-        each phrase at or above the threshold and of the allowed relations, best first; phrases without
-        any are left out."""
-        wanted = list(dict.fromkeys(phrases))
-        maybe = self.filter.may_contain(phrase_keys(wanted))
-        return self._lookup([p for p, m in zip(wanted, maybe, strict=True) if m], limit)
-
     def _lookup(
         self, phrases: Iterable[str], limit: int | None
     ) -> dict[str, tuple[tuple[str, float, str], ...]]:
-        # `phrases` have passed the filter. Answers are remembered: questions share many n-grams.
+        # The best `limit` (<= per_phrase) rules of each phrase (which has passed the filter) at or above the
+        # threshold and of the allowed relations, best first. Answers are remembered: questions share many
+        # n-grams.
         limit = min(limit or self.per_phrase, self.per_phrase)
         if limit != self._memo_limit:  # remembered answers hold at most that many rules per phrase
             self._forget()
@@ -398,7 +395,9 @@ class PPDB:
         candidates = self._candidates
         for gram, rules in table.items():
             if gram not in candidates:  # the question-independent checks, once per phrase
-                candidates[gram] = tuple(r for r in rules if r[0] != gram and not self._stop_only(r[0]))
+                candidates[gram] = tuple(
+                    r for r in rules if r[0] != gram and not is_stop_phrase(r[0].split(), self.stopwords)
+                )
         results = []
         for tokens, per_question in zip(tokenized, grams, strict=True):
             text = " " + " ".join(tokens) + " "
@@ -464,6 +463,3 @@ class PPDB:
 
     def _token_info(self, token: str) -> tuple[int, bool]:
         return zlib.crc32(token.encode()), token not in self.stopwords and _WORD.search(token) is not None
-
-    def _stop_only(self, phrase: str) -> bool:
-        return is_stop_phrase(phrase.split(), self.stopwords)
