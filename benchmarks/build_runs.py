@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # paraguide itself, also from a checkout not installed
 from machine import cpu_model  # benchmarks/machine.py, beside this script
 
 RESULTS = Path(__file__).parent / "results" / "build_runs.json"
@@ -60,21 +61,33 @@ def official_style_load(path: Path) -> dict[str, list[str]]:
     }
 
 
-def check_testset(folder: Path) -> dict:
-    """The issue's checks on a SQuAD test set: contexts and answers identical to the source's, ids unique,
-    counts adding up to the input, both files loadable the way the official evaluator loads them."""
-    sys.path.insert(0, str(Path(__file__).parents[1]))
+def _run_files(folder: Path) -> tuple[dict, dict, dict]:
+    """A finished run's summary, its source records by id, and its id map (new id -> source id)."""
     from paraguide.data.squad import SquadReader
 
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     source = {r["id"]: r for r in SquadReader(summary["input"])}
-    para, orig = list(SquadReader(folder / "paraphrased.json")), list(SquadReader(folder / "original.json"))
     id_map = json.loads((folder / "id_map.json").read_text(encoding="utf-8"))
-    same = all(
-        p["context"] == source[id_map[p["id"]]]["context"]
-        and p["answers"] == source[id_map[p["id"]]]["answers"]
-        for p in para
+    return summary, source, id_map
+
+
+def _same_context_and_answers(records: list[dict], source: dict, id_map: dict) -> bool:
+    """Every paraphrased record has its source question's context and answers, unchanged."""
+    return all(
+        r["context"] == source[id_map[r["id"]]]["context"]
+        and r["answers"] == source[id_map[r["id"]]]["answers"]
+        for r in records
     )
+
+
+def check_testset(folder: Path) -> dict:
+    """The issue's checks on a SQuAD test set: contexts and answers identical to the source's, ids unique,
+    counts adding up to the input, both files loadable the way the official evaluator loads them."""
+    from paraguide.data.squad import SquadReader
+
+    summary, source, id_map = _run_files(folder)
+    para, orig = list(SquadReader(folder / "paraphrased.json")), list(SquadReader(folder / "original.json"))
+    same = _same_context_and_answers(para, source, id_map)
     originals_same = all(
         {k: v for k, v in o.items() if not k.endswith("_index")}
         == {k: v for k, v in source[o["id"]].items() if not k.endswith("_index")}
@@ -100,38 +113,30 @@ def check_testset(folder: Path) -> dict:
 def check_augmented(folder: Path) -> dict:
     """An augmented SQuAD training set: every original kept, ids unique, each paraphrase's context and
     answers identical to its original's."""
-    sys.path.insert(0, str(Path(__file__).parents[1]))
     from paraguide.data.squad import SquadReader
 
-    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    source = {r["id"]: r for r in SquadReader(summary["input"])}
+    _, source, id_map = _run_files(folder)
     out = list(SquadReader(folder / "train.json"))
-    id_map = json.loads((folder / "id_map.json").read_text(encoding="utf-8"))
     added = [r for r in out if r["id"] in id_map]
     return {
         "records": len(out),
         "ids_unique": len({r["id"] for r in out}) == len(out),
         "originals_kept": sum(r["id"] in source for r in out) == len(source),
         "paraphrases_added": len(added),
-        "contexts_and_answers_identical": all(
-            r["context"] == source[id_map[r["id"]]]["context"]
-            and r["answers"] == source[id_map[r["id"]]]["answers"]
-            for r in added
-        ),
+        "contexts_and_answers_identical": _same_context_and_answers(added, source, id_map),
     }
 
 
 def partial(folder: Path) -> dict:
     """An unfinished run (no summary yet): what its shards hold so far."""
-    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from paraguide.pipeline.build import paraphrase_count
     from paraguide.pipeline.shards import read_done
 
     config = json.loads((folder / "work" / "run.json").read_text(encoding="utf-8"))["config"]
     done = read_done(folder / "work")
     outcomes = [o for chunk in done.values() for o in chunk]
     selected = [o for o in outcomes if o["status"] == "selected"]
-    per_question = config.get("per_question", 1)
-    paraphrases = sum(min(per_question, 1 + len(o.get("alternatives", []))) for o in selected)
+    paraphrases = paraphrase_count(outcomes, config.get("per_question", 1))
     return {
         "run": folder.name,
         "complete": False,

@@ -299,8 +299,6 @@ def main() -> None:
     if "paraguide_bf16" in result["train"]:
         result["train"]["ratio_bf16"] = round(result["train"]["paraguide_bf16"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
 
-    import torch
-
     record = {
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(), "torch": torch.__version__},
         "method": __doc__.split("    bash")[0].strip(),

@@ -497,15 +497,7 @@ def augment(config: BuildConfig) -> dict:
     random.Random(config.seed).shuffle(order)
     chunks = [order[i : i + config.chunk_size] for i in range(0, len(order), config.chunk_size)]
     target = config.n or math.inf
-
-    def paraphrases(outcomes: list[dict]) -> int:  # what a chunk gives towards n, as _write_augmented counts
-        return sum(
-            min(config.per_question, 1 + len(o.get("alternatives", ())))
-            for o in outcomes
-            if o["status"] == "selected"
-        )
-
-    accepted = {c: paraphrases(done[c]) for c in done}
+    accepted = {c: paraphrase_count(done[c], config.per_question) for c in done}
 
     def enough() -> bool:
         total = 0
@@ -533,7 +525,7 @@ def augment(config: BuildConfig) -> dict:
                 writer.write_chunk(c, outcomes)
                 processed += len(outcomes)
                 bar.update(outcomes, len(group))
-                mine = [(c, paraphrases(outcomes))]
+                mine = [(c, paraphrase_count(outcomes, config.per_question))]
             for c, k in gather_object(mine):
                 accepted[c] = k
     bar.close()
@@ -543,6 +535,14 @@ def augment(config: BuildConfig) -> dict:
     summary = _write_augmented(config, items, chunks, read_done(work), described, generator, report)
     _write_timing(config, processed, time.perf_counter() - started, world)
     return summary
+
+
+def paraphrase_count(outcomes: list[dict], per_question: int) -> int:
+    """How many paraphrases these outcomes give towards ``--n``: up to ``per_question`` per selected question
+    (the accepted one and its alternatives), as :func:`_write_augmented` takes them."""
+    return sum(
+        min(per_question, 1 + len(o.get("alternatives", ()))) for o in outcomes if o["status"] == "selected"
+    )
 
 
 def _write_augmented(config, items, chunks, done, described, generator, report) -> dict:

@@ -162,9 +162,9 @@ _LATIN = re.compile(r"[A-Za-z]")
 class KeepsNames(Filter):
     """Drop a paraphrase that loses a number or a name of its source: a token with a digit, (English) a
     capitalised word that does not start the question, or (Chinese) a token in Latin script -- in Chinese
-    questions those are brands, products and codes (iPhone, ThinkPad, QQ). A small paraphraser mangles rare names ("Samarkand"
-    -> "saandmarkand") and drops numbers ("Super Bowl 50"), and a similarity scorer built on sub-words barely
-    notices; a QA question about another name or number asks something else."""
+    questions those are brands, products and codes (iPhone, ThinkPad, QQ). A small paraphraser mangles rare
+    names ("Samarkand" -> "saandmarkand") and drops numbers ("Super Bowl 50"), and a similarity scorer built
+    on sub-words barely notices; a QA question about another name or number asks something else."""
 
     name = "keeps_names"
 
