@@ -185,33 +185,91 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
 
     def _copy_log_probs(self, out, source_ids, attention_mask, encoder_outputs=None) -> torch.Tensor:
         encoder = out.encoder_last_hidden_state  # (B, S, d)
-        decoder = out.decoder_hidden_states[-1]  # (B, T, d)
-        # The keys depend on the source only: during generation they are computed at the first step and
-        # kept with the encoder outputs, which generate() hands back unchanged at every step.
-        keys = encoder_outputs.get("copy_keys") if isinstance(encoder_outputs, dict) else None
-        if keys is None:
-            keys = self.copy_key(encoder)
-            if isinstance(encoder_outputs, dict) and not self.training:
-                encoder_outputs["copy_keys"] = keys
-        scores = self.copy_query(decoder) @ keys.transpose(1, 2) / math.sqrt(encoder.size(-1))
-        if attention_mask is not None:
-            scores = scores.masked_fill(attention_mask[:, None, :] == 0, torch.finfo(scores.dtype).min)
-        attn = scores.float().softmax(-1)  # (B, T, S)
-        context = attn.to(encoder.dtype) @ encoder
-        gate = self.p_gen(torch.cat([decoder, context], dim=-1)).float()  # (B, T, 1)
+        keys, same = self._source_side(encoder, source_ids, encoder_outputs)
+        attn, gate = self._copy_attention(out.decoder_hidden_states[-1], encoder, keys, attention_mask)
         # In log space, touching the full vocabulary once: log P(w) = log p_gen + log P_vocab(w), then
         # at the source tokens logaddexp with log((1 - p_gen) * copy mass of w). Copy mass of a token
         # that occurs several times is the sum over its positions (attention @ same-token matrix), so
         # every duplicate position scatters the same value. Padding has no attention: its mass is 0 (floored,
         # so that its log has a finite gradient).
         log_probs = F.log_softmax(out.logits.float(), dim=-1) + F.logsigmoid(gate)
-        same = (source_ids[:, :, None] == source_ids[:, None, :]).float()  # (B, S, S)
-        copy_mass = attn @ same  # (B, T, S)
         index = source_ids[:, None, :].expand(-1, attn.size(1), -1)
-        mixed = torch.logaddexp(
-            log_probs.gather(-1, index), F.logsigmoid(-gate) + copy_mass.clamp_min(1e-30).log()
-        )
+        mixed = torch.logaddexp(log_probs.gather(-1, index), self._log_copy(attn, same, gate))
         return log_probs.scatter(-1, index, mixed)
+
+    def _source_side(self, encoder, source_ids, encoder_outputs=None):
+        """Copy keys and the same-token matrix: they depend on the source only, so during generation they
+        are computed at the first step and kept with the encoder outputs (which generate() hands back
+        unchanged at every step)."""
+        cached = isinstance(encoder_outputs, dict) and not self.training
+        keys = encoder_outputs.get("copy_keys") if cached else None
+        same = encoder_outputs.get("copy_same") if cached else None
+        if keys is None or same is None:
+            keys, same = self.copy_key(encoder), same_token(source_ids)
+            if cached:
+                encoder_outputs["copy_keys"], encoder_outputs["copy_same"] = keys, same
+        return keys, same
+
+    def _copy_attention(self, decoder, encoder, keys, attention_mask):
+        """Copy attention over the source (B, T, S) and the generate-or-copy gate's logit (B, T, 1)."""
+        scores = self.copy_query(decoder) @ keys.transpose(1, 2) / math.sqrt(encoder.size(-1))
+        if attention_mask is not None:
+            scores = scores.masked_fill(attention_mask[:, None, :] == 0, torch.finfo(scores.dtype).min)
+        attn = scores.float().softmax(-1)
+        context = attn.to(encoder.dtype) @ encoder
+        gate = self.p_gen(torch.cat([decoder, context], dim=-1)).float()
+        return attn, gate
+
+    @staticmethod
+    def _log_copy(attn, same, gate):
+        """log((1 - p_gen) * copy mass) at every source position."""
+        return F.logsigmoid(-gate) + (attn @ same).clamp_min(1e-30).log()
+
+    @torch.no_grad()
+    def next_token_candidates(
+        self, decoder_input_ids, encoder_outputs, attention_mask, source_ids, past_key_values, k, banned=None
+    ):
+        """One decoding step for beam search: each row's ``k`` most probable next tokens, (log P, ids), and
+        the key/value cache. ``banned``: a token id that may not come next (end of sequence before the
+        minimum length); like generate's min-length processor it is removed after normalising.
+
+        Same values as :meth:`forward`, without mixing the whole vocabulary: outside the source,
+        P(w) = p_gen P_vocab(w) keeps P_vocab's order, so the k best tokens are among P_vocab's k best
+        and the source tokens. Mixing just those makes a step read the vocabulary three times, not seven."""
+        out = self.backbone(
+            encoder_outputs=encoder_outputs,
+            attention_mask=attention_mask,
+            decoder_input_ids=decoder_input_ids,
+            past_key_values=past_key_values,
+            use_cache=True,
+            output_hidden_states=self.config.use_copy,
+            return_dict=True,
+        )
+        logits = out.logits[:, -1].float()  # (N, V)
+        normaliser = logits.logsumexp(-1, keepdim=True)
+        if banned is not None:
+            logits[:, banned] = -math.inf
+        top, ids = logits.topk(k)
+        if not self.config.use_copy:
+            return top - normaliser, ids, out.past_key_values
+        encoder = encoder_outputs[0]
+        keys, same = self._source_side(encoder, source_ids, encoder_outputs)
+        attn, gate = self._copy_attention(
+            out.decoder_hidden_states[-1][:, -1:], encoder, keys, attention_mask
+        )
+        log_gen = F.logsigmoid(gate[:, 0])  # (N, 1)
+        at_source = logits.gather(-1, source_ids) - normaliser + log_gen
+        at_source = torch.logaddexp(at_source, self._log_copy(attn, same, gate)[:, 0])
+        # A source token is one candidate: its first position (later ones carry the same mass), and not
+        # again among P_vocab's best.
+        repeated = same.tril(-1).sum(-1) > 0
+        at_source = at_source.masked_fill(repeated, -math.inf)
+        if banned is not None:
+            at_source = at_source.masked_fill(source_ids == banned, -math.inf)
+        in_source = (ids[:, :, None] == source_ids[:, None, :]).any(-1)
+        top = (top - normaliser + log_gen).masked_fill(in_source, -math.inf)
+        best, where = torch.cat([top, at_source], 1).topk(k)
+        return best, torch.cat([ids, source_ids], 1).gather(1, where), out.past_key_values
 
     def generate(self, input_ids: torch.LongTensor | None = None, **kwargs):
         kwargs.setdefault("source_ids", input_ids)
@@ -221,6 +279,12 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
 # Known to AutoConfig, so that loading a saved model's folder (e.g. its tokenizer, which reads
 # config.json) recognises the model type.
 AutoConfig.register(CopyConfig.model_type, CopyConfig, exist_ok=True)
+
+
+def same_token(source_ids: torch.LongTensor) -> torch.Tensor:
+    """(B, S, S): 1 where two source positions hold the same token; attention @ this sums a token's copy
+    mass over all its positions."""
+    return (source_ids[:, :, None] == source_ids[:, None, :]).float()
 
 
 def shift_right(labels: torch.LongTensor, start_id: int, pad_id: int) -> torch.LongTensor:

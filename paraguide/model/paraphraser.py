@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 
 import torch
 
+from paraguide.model import beam
 from paraguide.model.copy import CopyGenerator
 from paraguide.model.tokenizer import load_tokenizer, model_input
 from paraguide.text.match import includes
@@ -136,6 +137,14 @@ class Paraphraser:
         encoded = self.tokenizer(
             texts, truncation=True, max_length=self.model.config.backbone.get("max_position_embeddings", 256)
         )
+        # Beam search with finished sentences leaving the batch (paraguide.model.beam) where it does what
+        # generate would; generate for sampling, greedy search and any other generation argument.
+        own_search = (
+            num_beams > 1
+            and not do_sample
+            and set(generate_kwargs) <= {"min_new_tokens"}
+            and beam.supports(self.model.generation_config)
+        )
         order = sorted(range(len(texts)), key=lambda i: -len(encoded["input_ids"][i]))
         results: list[list[Paraphrase]] = [[] for _ in texts]
         for start in range(0, len(order), batch_size):
@@ -143,20 +152,38 @@ class Paraphraser:
             batch = self.tokenizer.pad(
                 {"input_ids": [encoded["input_ids"][i] for i in idx]}, return_tensors="pt"
             )
-            out = self.model.generate(
-                batch["input_ids"].to(self.device),
-                attention_mask=batch["attention_mask"].to(self.device),
-                num_beams=num_beams,
-                num_return_sequences=returned,
-                max_new_tokens=max_new_tokens,
-                length_penalty=length_penalty,
-                do_sample=do_sample,
-                output_scores=True,
-                return_dict_in_generate=True,
-                **generate_kwargs,
-            )
-            scores = self._scores(out, num_beams, do_sample)
-            decoded = self.tokenizer.batch_decode(out.sequences, skip_special_tokens=True)
+            input_ids = batch["input_ids"].to(self.device)
+            attention_mask = batch["attention_mask"].to(self.device)
+            if own_search:
+                found = beam.beam_search(
+                    self.model,
+                    input_ids,
+                    attention_mask,
+                    num_beams=num_beams,
+                    max_new_tokens=max_new_tokens,
+                    min_new_tokens=generate_kwargs.get("min_new_tokens") or 0,
+                    length_penalty=length_penalty,
+                )
+                hypotheses = [h for beams in found for h in beams[:returned]]
+                scores = [h.mean_log_prob for h in hypotheses]
+                decoded = self.tokenizer.batch_decode(
+                    [h.tokens for h in hypotheses], skip_special_tokens=True
+                )
+            else:
+                out = self.model.generate(
+                    input_ids,
+                    attention_mask=attention_mask,
+                    num_beams=num_beams,
+                    num_return_sequences=returned,
+                    max_new_tokens=max_new_tokens,
+                    length_penalty=length_penalty,
+                    do_sample=do_sample,
+                    output_scores=True,
+                    return_dict_in_generate=True,
+                    **generate_kwargs,
+                )
+                scores = self._scores(out)
+                decoded = self.tokenizer.batch_decode(out.sequences, skip_special_tokens=True)
             for k, i in enumerate(idx):
                 suggestion = normalize(suggestions[i]) if suggestions[i] else ""
                 candidates = []
@@ -168,11 +195,14 @@ class Paraphraser:
                 results[i] = candidates[:num_return_sequences]
         return results
 
-    def _scores(self, out, num_beams: int, do_sample: bool) -> list[float]:
+    def _scores(self, out) -> list[float]:
         transition = self.model.compute_transition_scores(
             out.sequences, out.scores, out.get("beam_indices"), normalize_logits=False
         )
-        generated = out.sequences[:, 1:]
-        mask = (generated != self.model.config.pad_token_id).float()[:, : transition.size(1)]
-        transition = transition[:, : mask.size(1)].masked_fill(mask == 0, 0.0)
+        # Generated tokens up to and including the first end-of-sequence: what follows it is filler
+        # (beam search fills with the end-of-sequence token itself, so != pad would count it).
+        generated = out.sequences[:, 1 : 1 + transition.size(1)]
+        ended = (generated == self.model.config.eos_token_id).long()
+        mask = (ended.cumsum(1) - ended) == 0
+        transition = transition[:, : mask.size(1)].masked_fill(~mask, 0.0)
         return (transition.sum(1) / mask.sum(1).clamp_min(1)).tolist()

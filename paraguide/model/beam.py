@@ -1,0 +1,177 @@
+"""Beam search for the copy generator in which finished sentences leave the batch.
+
+transformers' ``generate`` keeps every sentence of a batch in the forward pass until the last one ends,
+and records every step's full log-probabilities for the scores. With beam 4 and a batch of 32 questions
+that is 128 decoder rows at every step even when most sentences ended long ago. Here a sentence leaves
+the batch (its rows leave the key/value cache) the step its beam search is decided, so the work follows
+each sentence's own length, as in OpenNMT-py; the cross-attention cache is only touched when rows leave,
+since the beams of one sentence share it.
+
+The search itself is transformers' (5.x ``_beam_search`` with ``early_stopping=False``, its default), step
+for step: 2·beams candidates per sentence, finished hypotheses scored sum / length ** length_penalty, a
+sentence decided once all its beam slots are finished and its best running beam cannot beat the worst of
+them. Each step asks the model for each row's 2·beams best next tokens only
+(:meth:`CopyGenerator.next_token_candidates`), which hold the sentence's best continuations over all its
+beams. In float32 it returns the same hypotheses in the same order as ``model.generate`` (the tests check
+this; in bfloat16 near-ties may fall either way, as they do between batch sizes), with each hypothesis's
+summed log-probability, so the mean per token needs no second pass over the scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from transformers.modeling_outputs import BaseModelOutput
+
+from paraguide.model.copy import same_token
+
+# Generation settings this search implements as transformers does by default; a model whose generation
+# config sets any of these (e.g. mBART's forced_bos_token_id) goes through ``generate`` instead.
+_DEFAULTS = {
+    "early_stopping": False,
+    "forced_bos_token_id": None,
+    "forced_eos_token_id": None,
+    "no_repeat_ngram_size": 0,
+    "encoder_no_repeat_ngram_size": 0,
+    "repetition_penalty": 1.0,
+    "encoder_repetition_penalty": 1.0,
+    "bad_words_ids": None,
+    "suppress_tokens": None,
+    "begin_suppress_tokens": None,
+    "sequence_bias": None,
+    "min_length": 0,
+    "num_beam_groups": 1,
+    "diversity_penalty": 0.0,
+    "exponential_decay_length_penalty": None,
+    "renormalize_logits": False,
+    "remove_invalid_values": False,
+}
+
+
+def supports(generation_config) -> bool:
+    """Whether a model's generation config leaves beam search at the behaviour implemented here."""
+    return all(getattr(generation_config, k, None) in (None, v) for k, v in _DEFAULTS.items())
+
+
+@dataclass
+class Hypothesis:
+    tokens: list[int]  # generated ids, end-of-sequence included when the hypothesis ended with it
+    log_prob: float  # summed log-probability of the tokens
+
+    @property
+    def mean_log_prob(self) -> float:
+        return self.log_prob / max(len(self.tokens), 1)
+
+
+@torch.no_grad()
+def beam_search(
+    model,
+    input_ids: torch.LongTensor,
+    attention_mask: torch.Tensor,
+    num_beams: int = 4,
+    max_new_tokens: int = 48,
+    min_new_tokens: int = 0,
+    length_penalty: float = 1.0,
+) -> list[list[Hypothesis]]:
+    """For each row of ``input_ids``, its ``num_beams`` hypotheses, best first (as ``generate`` ranks them)."""
+    if num_beams < 1 or max_new_tokens < 1:
+        raise ValueError("num_beams and max_new_tokens must be at least 1")
+    config = model.config
+    eos, start = config.eos_token_id, config.decoder_start_token_id
+    device = input_ids.device
+    batch, k = input_ids.size(0), num_beams
+
+    # The encoder runs once per sentence; its outputs, the copy keys and the same-token matrix are
+    # repeated per beam (generate does the same) so that every decoder row has its own.
+    encoded = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
+    hidden = encoded.last_hidden_state.repeat_interleave(k, 0)
+    mask = attention_mask.repeat_interleave(k, 0)
+    source = input_ids.repeat_interleave(k, 0)
+    extra = {"copy_keys": model.copy_key(hidden), "copy_same": same_token(source)} if config.use_copy else {}
+    cache = None
+
+    sentence = torch.arange(batch, device=device)  # which input each live sentence is
+    running = torch.zeros(batch, k, max_new_tokens, dtype=torch.long, device=device)
+    running_scores = torch.full((batch, k), -1e9, device=device)
+    running_scores[:, 0] = 0.0  # only the first beam is live at the start, or all beams would be equal
+    finished = torch.zeros_like(running)
+    finished_scores = torch.full((batch, k), -1e9, device=device)  # sum / length ** length_penalty
+    finished_sums = torch.zeros(batch, k, device=device)
+    finished_lengths = torch.zeros(batch, k, dtype=torch.long, device=device)
+    is_finished = torch.zeros(batch, k, dtype=torch.bool, device=device)
+    top_k_slots = torch.arange(2 * k, device=device) < k  # only these candidates may finish
+    results: list[list[Hypothesis]] = [[] for _ in range(batch)]
+
+    tokens = torch.full((batch * k, 1), start, dtype=torch.long, device=device)
+    for step in range(max_new_tokens):
+        live = sentence.size(0)
+        encoder_outputs = BaseModelOutput(last_hidden_state=hidden)
+        for name, value in extra.items():  # read by the copy head
+            encoder_outputs[name] = value
+        # Each row's 2k best next tokens hold the sentence's 2k best continuations over all its beams.
+        log_probs, token_ids, cache = model.next_token_candidates(
+            tokens, encoder_outputs, mask, source, cache, 2 * k, banned=eos if step < min_new_tokens else None
+        )
+        width = log_probs.size(-1)
+        totals = (log_probs.view(live, k, width) + running_scores[:, :, None]).view(live, k * width)
+        top_scores, top_index = totals.topk(2 * k)
+        from_beam, top_tokens = top_index // width, token_ids.view(live, k * width).gather(1, top_index)
+        candidates = running.gather(1, from_beam[:, :, None].expand(-1, -1, max_new_tokens))
+        candidates[:, :, step] = top_tokens
+        ends = (top_tokens == eos) | (step + 1 >= max_new_tokens)
+
+        # The best k candidates that go on.
+        open_scores = top_scores + ends.float() * -1e9
+        keep = open_scores.topk(k).indices
+        running = candidates.gather(1, keep[:, :, None].expand(-1, -1, max_new_tokens))
+        running_scores = open_scores.gather(1, keep)
+        parent = from_beam.gather(1, keep)
+
+        # Candidates that end (among the best k) join the finished ones if they beat them.
+        length = step + 1
+        new_scores = top_scores / length**length_penalty + (~(ends & top_k_slots)).float() * -1e9
+        merged = torch.cat([finished_scores, new_scores], 1).topk(k).indices
+        finished_scores = torch.cat([finished_scores, new_scores], 1).gather(1, merged)
+        finished_sums = torch.cat([finished_sums, top_scores], 1).gather(1, merged)
+        new_lengths = torch.full_like(top_tokens, length)
+        finished_lengths = torch.cat([finished_lengths, new_lengths], 1).gather(1, merged)
+        is_finished = torch.cat([is_finished, ends & top_k_slots], 1).gather(1, merged)
+        finished = torch.cat([finished, candidates], 1).gather(
+            1, merged[:, :, None].expand(-1, -1, max_new_tokens)
+        )
+
+        # Decided: every slot finished and the best open beam, at its present length, no better than the
+        # worst of them (transformers' heuristic for early_stopping=False).
+        best_open = running_scores[:, :1] / length**length_penalty
+        worst = torch.where(is_finished, finished_scores.min(1, keepdim=True).values, -1e9)
+        decided = ~(best_open > worst).any(1)
+        if step + 1 >= max_new_tokens:
+            decided[:] = True
+        for i in decided.nonzero().flatten().tolist():
+            results[sentence[i]] = [
+                Hypothesis(finished[i, j, : finished_lengths[i, j]].tolist(), finished_sums[i, j].item())
+                for j in range(k)
+            ]
+        if decided.all():
+            break
+
+        # Next step's rows: each kept beam continues its parent's cache; decided sentences leave.
+        rows = (torch.arange(live, device=device)[:, None] * k + parent).flatten()
+        if decided.any():
+            stay = (~decided).nonzero().flatten()
+            slots = (stay[:, None] * k + torch.arange(k, device=device)).flatten()
+            rows = rows.view(live, k)[stay].flatten()
+            sentence, running, running_scores = sentence[stay], running[stay], running_scores[stay]
+            finished, finished_scores, finished_sums = (
+                finished[stay],
+                finished_scores[stay],
+                finished_sums[stay],
+            )
+            finished_lengths, is_finished = finished_lengths[stay], is_finished[stay]
+            hidden, mask, source = hidden[slots], mask[slots], source[slots]
+            extra = {name: value[slots] for name, value in extra.items()}
+            cache.cross_attention_cache.reorder_cache(slots)
+        cache.self_attention_cache.reorder_cache(rows)
+        tokens = running[:, :, step].reshape(-1, 1)
+    return results

@@ -1,0 +1,137 @@
+"""paraguide's own beam search (finished sentences leave the batch) against transformers' generate."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from paraguide.model.beam import beam_search, supports  # noqa: E402
+from paraguide.model.copy import build_model  # noqa: E402
+from paraguide.model.paraphraser import Paraphraser, default_model_path  # noqa: E402
+from paraguide.model.tokenizer import model_input  # noqa: E402
+
+QUESTIONS = [
+    ("fastest way", "how can i learn python quickly?"),
+    (None, "why is the sky blue?"),
+    ("inventor", "who invented the telephone?"),
+    ("fluently", "how do i improve my english speaking skills so that i can talk to people at work?"),
+    ("best place", "where can i buy cheap books online?"),
+    (None, "what is the meaning of life?"),
+]
+
+
+@pytest.fixture(scope="module")
+def english():
+    return Paraphraser.from_pretrained(default_model_path("en"), device="cpu", dtype="float32")
+
+
+def batch(paraphraser, pairs):
+    texts = [model_input(s, q) for s, q in pairs]
+    return paraphraser.tokenizer(texts, padding=True, return_tensors="pt")
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        dict(num_beams=4, max_new_tokens=48),
+        dict(num_beams=3, max_new_tokens=48, length_penalty=0.6),
+        dict(num_beams=4, max_new_tokens=12, min_new_tokens=12),  # every output forced to 12 tokens
+        dict(num_beams=4, max_new_tokens=5),  # cut at the maximum length
+    ],
+)
+def test_same_hypotheses_and_scores_as_generate(english, settings):
+    enc = batch(english, QUESTIONS)
+    k, penalty = settings["num_beams"], settings.get("length_penalty", 1.0)
+    with torch.no_grad():
+        ref = english.model.generate(
+            enc["input_ids"],
+            attention_mask=enc["attention_mask"],
+            num_return_sequences=k,
+            output_scores=True,
+            return_dict_in_generate=True,
+            **settings,
+        )
+    found = beam_search(english.model, enc["input_ids"], enc["attention_mask"], **settings)
+    assert [len(beams) for beams in found] == [k] * len(QUESTIONS)
+    for i, beams in enumerate(found):
+        for j, h in enumerate(beams):
+            expected = ref.sequences[i * k + j, 1:].tolist()
+            # generate pads finished hypotheses with the end-of-sequence token
+            assert expected[: len(h.tokens)] == h.tokens and set(expected[len(h.tokens) :]) <= {1}
+            assert h.log_prob / len(h.tokens) ** penalty == pytest.approx(
+                ref.sequences_scores[i * k + j].item(), abs=1e-4
+            )
+    if "min_new_tokens" in settings:
+        assert all(len(h.tokens) == 12 for beams in found for h in beams)
+
+
+def test_a_sentence_gets_the_same_beams_alone_as_in_a_batch(english):
+    together = beam_search(english.model, **_inputs(batch(english, QUESTIONS)))
+    for i, pair in enumerate(QUESTIONS):
+        alone = beam_search(english.model, **_inputs(batch(english, [pair])))[0]
+        assert [h.tokens for h in alone] == [h.tokens for h in together[i]]
+        assert [h.log_prob for h in alone] == pytest.approx([h.log_prob for h in together[i]], abs=1e-4)
+
+
+def _inputs(enc):
+    return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"]}
+
+
+@pytest.mark.parametrize("use_copy", [True, False])
+def test_next_token_candidates_are_the_top_of_the_full_distribution(use_copy):
+    torch.manual_seed(0)
+    model = build_model("tiny", vocab_size=60, use_copy=use_copy, dropout=0.0).eval()
+    with torch.no_grad():
+        model.p_gen.bias.fill_(-1.0)  # copying matters: repeated source tokens must come out once
+    # repeated tokens, padding, and the end-of-sequence token (1) in the source
+    x = torch.tensor([[11, 12, 11, 13, 1], [21, 21, 21, 1, 0], [5, 6, 7, 8, 1]])
+    mask = (x != 0).long()
+    start = torch.zeros(3, 1, dtype=torch.long)
+    with torch.no_grad():
+        full = model(input_ids=x, attention_mask=mask, decoder_input_ids=start).logits[:, -1]
+        encoder_outputs = model.get_encoder()(input_ids=x, attention_mask=mask)
+        for banned in (None, 1):
+            expected = full.clone()
+            if banned is not None:
+                expected[:, banned] = -float("inf")
+            values, ids, _ = model.next_token_candidates(
+                start, encoder_outputs, mask, x, None, 8, banned=banned
+            )
+            top = expected.topk(8)
+            assert torch.equal(ids, top.indices)
+            assert torch.allclose(values, top.values, atol=1e-5)
+
+
+def test_without_copy_same_as_generate():
+    torch.manual_seed(1)
+    model = build_model("tiny", vocab_size=80, use_copy=False, dropout=0.0).eval()
+    x = torch.tensor([[11, 12, 13, 14, 1], [21, 22, 1, 0, 0]])
+    mask = (x != 0).long()
+    with torch.no_grad():
+        ref = model.generate(x, attention_mask=mask, num_beams=3, num_return_sequences=3, max_new_tokens=6)
+    found = beam_search(model, x, mask, num_beams=3, max_new_tokens=6)
+    for i, beams in enumerate(found):
+        for j, h in enumerate(beams):
+            expected = ref[i * 3 + j, 1:].tolist()
+            assert expected[: len(h.tokens)] == h.tokens
+
+
+def test_generation_configs_it_leaves_to_generate(english):
+    assert supports(english.model.generation_config)
+    config = english.model.generation_config.__class__(**english.model.generation_config.to_dict())
+    config.no_repeat_ngram_size = 3
+    assert not supports(config)
+    # Greedy search, sampling and extra generate arguments go through generate, and still work.
+    for kwargs in (dict(num_beams=1), dict(do_sample=True, num_beams=1), dict(no_repeat_ngram_size=2)):
+        out = english.paraphrase(["how can i learn python quickly?"], ["fastest way"], **kwargs)
+        assert out[0][0].text and out[0][0].score < 0
+
+
+def test_paraphrase_scores_are_the_mean_log_probability_of_each_output(english):
+    # The beam path and generate's path (pushed there by an extra argument) agree on texts and scores;
+    # generate's padding after a short output must not count as generated tokens.
+    questions, suggestions = [q for _, q in QUESTIONS], [s for s, _ in QUESTIONS]
+    own = english.paraphrase(questions, suggestions, num_return_sequences=4)
+    via_generate = english.paraphrase(questions, suggestions, num_return_sequences=4, early_stopping=False)
+    for a, b in zip(own, via_generate, strict=True):
+        assert [p.text for p in a] == [p.text for p in b]
+        assert [p.score for p in a] == pytest.approx([p.score for p in b], abs=1e-4)
