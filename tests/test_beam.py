@@ -6,6 +6,7 @@ torch = pytest.importorskip("torch")
 
 from paraguide.model.beam import beam_search, supports  # noqa: E402
 from paraguide.model.copy import build_model  # noqa: E402
+from paraguide.model.incremental import IncrementalBartDecoder  # noqa: E402
 from paraguide.model.paraphraser import Paraphraser, default_model_path  # noqa: E402
 from paraguide.model.tokenizer import model_input  # noqa: E402
 
@@ -77,7 +78,9 @@ def _inputs(enc):
 
 
 @pytest.mark.parametrize("use_copy", [True, False])
-def test_next_token_candidates_are_the_top_of_the_full_distribution(use_copy):
+def test_one_decoding_step_gives_the_top_of_the_full_distribution(use_copy):
+    # The incremental decoder and the candidate mixing against the model's forward pass, over three steps
+    # (so the self-attention cache is used and reordered), with two beams per sentence.
     torch.manual_seed(0)
     model = build_model("tiny", vocab_size=60, use_copy=use_copy, dropout=0.0).eval()
     with torch.no_grad():
@@ -85,20 +88,53 @@ def test_next_token_candidates_are_the_top_of_the_full_distribution(use_copy):
     # repeated tokens, padding, and the end-of-sequence token (1) in the source
     x = torch.tensor([[11, 12, 11, 13, 1], [21, 21, 21, 1, 0], [5, 6, 7, 8, 1]])
     mask = (x != 0).long()
-    start = torch.zeros(3, 1, dtype=torch.long)
+    beams = 2
+    history = torch.tensor([[0, 12, 11], [0, 13, 13], [0, 21, 30], [0, 22, 1], [0, 5, 6], [0, 7, 8]])
     with torch.no_grad():
-        full = model(input_ids=x, attention_mask=mask, decoder_input_ids=start).logits[:, -1]
-        encoder_outputs = model.get_encoder()(input_ids=x, attention_mask=mask)
-        for banned in (None, 1):
-            expected = full.clone()
-            if banned is not None:
-                expected[:, banned] = -float("inf")
-            values, ids, _ = model.next_token_candidates(
-                start, encoder_outputs, mask, x, None, 8, banned=banned
-            )
-            top = expected.topk(8)
-            assert torch.equal(ids, top.indices)
-            assert torch.allclose(values, top.values, atol=1e-5)
+        encoder = model.get_encoder()(input_ids=x, attention_mask=mask).last_hidden_state
+        keys, same = model.source_side(encoder, x) if use_copy else (None, None)
+        decoder = IncrementalBartDecoder(model.backbone, encoder, mask, beams)
+        swap = torch.tensor([1, 0, 2, 3, 5, 4])  # after each step rows continue each other's history
+        order = torch.arange(6)  # the history each decoder row holds
+        for t in range(history.size(1)):
+            full = model(
+                input_ids=x.repeat_interleave(beams, 0),
+                attention_mask=mask.repeat_interleave(beams, 0),
+                decoder_input_ids=history[:, : t + 1],
+            ).logits[:, -1]
+            states, logits = decoder.step(history[order, t])
+            for banned in (None, 1):
+                expected = full.clone()
+                if banned is not None:
+                    expected[:, banned] = -float("inf")
+                values, ids = model.next_token_candidates(
+                    logits, states, encoder, mask, x, 8, banned=banned, keys=keys, same=same
+                )
+                top = expected[order].topk(8)
+                assert torch.equal(ids, top.indices)
+                assert torch.allclose(values, top.values, atol=1e-5)
+            decoder.reorder(swap)
+            order = order[swap]
+        # Sentences leave: the last two rows' sentence is dropped, the others go on unchanged.
+        keep = torch.tensor([0, 1])
+        decoder.reorder(torch.tensor([0, 1, 2, 3]), keep)
+        states, logits = decoder.step(torch.tensor([4, 4, 4, 4]))
+        full = model(
+            input_ids=x[keep].repeat_interleave(beams, 0),
+            attention_mask=mask[keep].repeat_interleave(beams, 0),
+            decoder_input_ids=torch.cat([history[order[:4]], torch.full((4, 1), 4)], 1),
+        ).logits[:, -1]
+        values, ids = model.next_token_candidates(
+            logits,
+            states,
+            encoder[keep],
+            mask[keep],
+            x[keep],
+            8,
+            keys=keys[keep] if use_copy else None,
+            same=same[keep] if use_copy else None,
+        )
+        assert torch.equal(ids, full.topk(8).indices)
 
 
 def test_without_copy_same_as_generate():
@@ -116,10 +152,12 @@ def test_without_copy_same_as_generate():
 
 
 def test_generation_configs_it_leaves_to_generate(english):
-    assert supports(english.model.generation_config)
-    config = english.model.generation_config.__class__(**english.model.generation_config.to_dict())
-    config.no_repeat_ngram_size = 3
-    assert not supports(config)
+    assert supports(english.model)
+    english.model.generation_config.no_repeat_ngram_size = 3
+    try:
+        assert not supports(english.model)
+    finally:
+        english.model.generation_config.no_repeat_ngram_size = 0
     # Greedy search, sampling and extra generate arguments go through generate, and still work.
     for kwargs in (dict(num_beams=1), dict(do_sample=True, num_beams=1), dict(no_repeat_ngram_size=2)):
         out = english.paraphrase(["how can i learn python quickly?"], ["fastest way"], **kwargs)

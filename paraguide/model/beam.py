@@ -3,9 +3,9 @@
 transformers' ``generate`` keeps every sentence of a batch in the forward pass until the last one ends,
 and records every step's full log-probabilities for the scores. With beam 4 and a batch of 32 questions
 that is 128 decoder rows at every step even when most sentences ended long ago. Here a sentence leaves
-the batch (its rows leave the key/value cache) the step its beam search is decided, so the work follows
-each sentence's own length, as in OpenNMT-py; the cross-attention cache is only touched when rows leave,
-since the beams of one sentence share it.
+the batch the step its beam search is decided, so the work follows each sentence's own length, as in
+OpenNMT-py. The decoder runs one token at a time through :class:`IncrementalBartDecoder` (BART-shaped
+backbones: every model ``paraguide train`` builds from scratch); other backbones use ``generate``.
 
 The search itself is transformers' (5.x ``_beam_search`` with ``early_stopping=False``, its default), step
 for step: 2·beams candidates per sentence, finished hypotheses scored sum / length ** length_penalty, a
@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from transformers.modeling_outputs import BaseModelOutput
 
-from paraguide.model.copy import same_token
+from paraguide.model import incremental
+from paraguide.model.incremental import IncrementalBartDecoder
 
 # Generation settings this search implements as transformers does by default; a model whose generation
 # config sets any of these (e.g. mBART's forced_bos_token_id) goes through ``generate`` instead.
@@ -49,9 +49,13 @@ _DEFAULTS = {
 }
 
 
-def supports(generation_config) -> bool:
-    """Whether a model's generation config leaves beam search at the behaviour implemented here."""
-    return all(getattr(generation_config, k, None) in (None, v) for k, v in _DEFAULTS.items())
+def supports(model) -> bool:
+    """Whether this search does for ``model`` what generate would: a BART-shaped backbone (what paraguide
+    trains from scratch) and a generation config that leaves beam search at its defaults."""
+    config = model.generation_config
+    return incremental.supports(model.backbone) and all(
+        getattr(config, k, None) in (None, v) for k, v in _DEFAULTS.items()
+    )
 
 
 @dataclass
@@ -82,14 +86,11 @@ def beam_search(
     device = input_ids.device
     batch, k = input_ids.size(0), num_beams
 
-    # The encoder runs once per sentence; its outputs, the copy keys and the same-token matrix are
-    # repeated per beam (generate does the same) so that every decoder row has its own.
-    encoded = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
-    hidden = encoded.last_hidden_state.repeat_interleave(k, 0)
-    mask = attention_mask.repeat_interleave(k, 0)
-    source = input_ids.repeat_interleave(k, 0)
-    extra = {"copy_keys": model.copy_key(hidden), "copy_same": same_token(source)} if config.use_copy else {}
-    cache = None
+    # The encoder runs once per sentence, and so does everything computed from its states alone.
+    encoder = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+    decoder = IncrementalBartDecoder(model.backbone, encoder, attention_mask, k)
+    mask, source = attention_mask, input_ids
+    keys, same = model.source_side(encoder, source) if config.use_copy else (None, None)
 
     sentence = torch.arange(batch, device=device)  # which input each live sentence is
     running = torch.zeros(batch, k, max_new_tokens, dtype=torch.long, device=device)
@@ -103,15 +104,13 @@ def beam_search(
     top_k_slots = torch.arange(2 * k, device=device) < k  # only these candidates may finish
     results: list[list[Hypothesis]] = [[] for _ in range(batch)]
 
-    tokens = torch.full((batch * k, 1), start, dtype=torch.long, device=device)
+    tokens = torch.full((batch * k,), start, dtype=torch.long, device=device)
     for step in range(max_new_tokens):
         live = sentence.size(0)
-        encoder_outputs = BaseModelOutput(last_hidden_state=hidden)
-        for name, value in extra.items():  # read by the copy head
-            encoder_outputs[name] = value
+        states, logits = decoder.step(tokens)
         # Each row's 2k best next tokens hold the sentence's 2k best continuations over all its beams.
-        log_probs, token_ids, cache = model.next_token_candidates(
-            tokens, encoder_outputs, mask, source, cache, 2 * k, banned=eos if step < min_new_tokens else None
+        log_probs, token_ids = model.next_token_candidates(
+            logits, states, encoder, mask, source, 2 * k, eos if step < min_new_tokens else None, keys, same
         )
         width = log_probs.size(-1)
         totals = (log_probs.view(live, k, width) + running_scores[:, :, None]).view(live, k * width)
@@ -156,12 +155,12 @@ def beam_search(
         if decided.all():
             break
 
-        # Next step's rows: each kept beam continues its parent's cache; decided sentences leave.
-        rows = (torch.arange(live, device=device)[:, None] * k + parent).flatten()
+        # Next step's rows: each kept beam continues its parent's history; decided sentences leave.
+        parents = (torch.arange(live, device=device)[:, None] * k + parent).flatten()
+        stay = None
         if decided.any():
             stay = (~decided).nonzero().flatten()
-            slots = (stay[:, None] * k + torch.arange(k, device=device)).flatten()
-            rows = rows.view(live, k)[stay].flatten()
+            parents = parents.view(live, k)[stay].flatten()
             sentence, running, running_scores = sentence[stay], running[stay], running_scores[stay]
             finished, finished_scores, finished_sums = (
                 finished[stay],
@@ -169,9 +168,9 @@ def beam_search(
                 finished_sums[stay],
             )
             finished_lengths, is_finished = finished_lengths[stay], is_finished[stay]
-            hidden, mask, source = hidden[slots], mask[slots], source[slots]
-            extra = {name: value[slots] for name, value in extra.items()}
-            cache.cross_attention_cache.reorder_cache(slots)
-        cache.self_attention_cache.reorder_cache(rows)
-        tokens = running[:, :, step].reshape(-1, 1)
+            encoder, mask, source = encoder[stay], mask[stay], source[stay]
+            if keys is not None:
+                keys, same = keys[stay], same[stay]
+        decoder.reorder(parents, stay)
+        tokens = running[:, :, step].flatten()
     return results

@@ -185,7 +185,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
 
     def _copy_log_probs(self, out, source_ids, attention_mask, encoder_outputs=None) -> torch.Tensor:
         encoder = out.encoder_last_hidden_state  # (B, S, d)
-        keys, same = self._source_side(encoder, source_ids, encoder_outputs)
+        keys, same = self.source_side(encoder, source_ids, encoder_outputs)
         attn, gate = self._copy_attention(out.decoder_hidden_states[-1], encoder, keys, attention_mask)
         # In log space, touching the full vocabulary once: log P(w) = log p_gen + log P_vocab(w), then
         # at the source tokens logaddexp with log((1 - p_gen) * copy mass of w). Copy mass of a token
@@ -197,7 +197,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         mixed = torch.logaddexp(log_probs.gather(-1, index), self._log_copy(attn, same, gate))
         return log_probs.scatter(-1, index, mixed)
 
-    def _source_side(self, encoder, source_ids, encoder_outputs=None):
+    def source_side(self, encoder, source_ids, encoder_outputs=None):
         """Copy keys and the same-token matrix: they depend on the source only, so during generation they
         are computed at the first step and kept with the encoder outputs (which generate() hands back
         unchanged at every step)."""
@@ -227,49 +227,42 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
 
     @torch.no_grad()
     def next_token_candidates(
-        self, decoder_input_ids, encoder_outputs, attention_mask, source_ids, past_key_values, k, banned=None
+        self, logits, decoder, encoder, attention_mask, source_ids, k, banned=None, keys=None, same=None
     ):
-        """One decoding step for beam search: each row's ``k`` most probable next tokens, (log P, ids), and
-        the key/value cache. ``banned``: a token id that may not come next (end of sequence before the
-        minimum length); like generate's min-length processor it is removed after normalising.
+        """One decoding step for beam search: each row's ``k`` most probable next tokens, as (log P, ids),
+        each (G·R, k). The rows come in G groups of R that share a source (the beams of a sentence):
+        ``logits`` (G·R, V) and ``decoder`` states (G, R, d) of the next token; ``encoder`` (G, S, d),
+        ``attention_mask`` and ``source_ids`` (G, S); ``keys`` and ``same`` (from :meth:`source_side`)
+        are computed once per sentence by the caller. ``banned``: a token id that may not come next (end of
+        sequence before the minimum length); like generate's min-length processor it is removed after
+        normalising.
 
-        Same values as :meth:`forward`, without mixing the whole vocabulary: outside the source,
+        The values :meth:`forward` gives, without mixing the whole vocabulary: outside the source,
         P(w) = p_gen P_vocab(w) keeps P_vocab's order, so the k best tokens are among P_vocab's k best
         and the source tokens. Mixing just those makes a step read the vocabulary three times, not seven."""
-        out = self.backbone(
-            encoder_outputs=encoder_outputs,
-            attention_mask=attention_mask,
-            decoder_input_ids=decoder_input_ids,
-            past_key_values=past_key_values,
-            use_cache=True,
-            output_hidden_states=self.config.use_copy,
-            return_dict=True,
-        )
-        logits = out.logits[:, -1].float()  # (N, V)
+        logits = logits.float()
         normaliser = logits.logsumexp(-1, keepdim=True)
         if banned is not None:
             logits[:, banned] = -math.inf
         top, ids = logits.topk(k)
         if not self.config.use_copy:
-            return top - normaliser, ids, out.past_key_values
-        encoder = encoder_outputs[0]
-        keys, same = self._source_side(encoder, source_ids, encoder_outputs)
-        attn, gate = self._copy_attention(
-            out.decoder_hidden_states[-1][:, -1:], encoder, keys, attention_mask
-        )
-        log_gen = F.logsigmoid(gate[:, 0])  # (N, 1)
-        at_source = logits.gather(-1, source_ids) - normaliser + log_gen
-        at_source = torch.logaddexp(at_source, self._log_copy(attn, same, gate)[:, 0])
-        # A source token is one candidate: its first position (later ones carry the same mass), and not
-        # again among P_vocab's best.
-        repeated = same.tril(-1).sum(-1) > 0
+            return top - normaliser, ids
+        rows = decoder.size(1)
+        attn, gate = self._copy_attention(decoder, encoder, keys, attention_mask)  # (G, R, S), (G, R, 1)
+        log_copy = self._log_copy(attn, same, gate).flatten(0, 1)  # (G·R, S)
+        log_gen = F.logsigmoid(gate).flatten(0, 1)  # (G·R, 1)
+        source = source_ids.repeat_interleave(rows, 0)
+        at_source = torch.logaddexp(logits.gather(-1, source) - normaliser + log_gen, log_copy)
+        # A source token is one candidate: at its first position (later ones carry the same mass), and
+        # not again among P_vocab's best.
+        repeated = same.tril(-1).sum(-1).repeat_interleave(rows, 0) > 0
         at_source = at_source.masked_fill(repeated, -math.inf)
         if banned is not None:
-            at_source = at_source.masked_fill(source_ids == banned, -math.inf)
-        in_source = (ids[:, :, None] == source_ids[:, None, :]).any(-1)
+            at_source = at_source.masked_fill(source == banned, -math.inf)
+        in_source = (ids[:, :, None] == source[:, None, :]).any(-1)
         top = (top - normaliser + log_gen).masked_fill(in_source, -math.inf)
         best, where = torch.cat([top, at_source], 1).topk(k)
-        return best, torch.cat([ids, source_ids], 1).gather(1, where), out.past_key_values
+        return best, torch.cat([ids, source], 1).gather(1, where)
 
     def generate(self, input_ids: torch.LongTensor | None = None, **kwargs):
         kwargs.setdefault("source_ids", input_ids)

@@ -143,7 +143,7 @@ class Paraphraser:
             num_beams > 1
             and not do_sample
             and set(generate_kwargs) <= {"min_new_tokens"}
-            and beam.supports(self.model.generation_config)
+            and beam.supports(self.model)
         )
         order = sorted(range(len(texts)), key=lambda i: -len(encoded["input_ids"][i]))
         results: list[list[Paraphrase]] = [[] for _ in texts]
