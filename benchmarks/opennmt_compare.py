@@ -212,6 +212,31 @@ def onmt_generate(args, work: Path, model: Path, forced: int | None, env) -> tup
     return {"seconds": seconds, "mean_output_tokens": sum(lengths) / len(lengths)}, rss
 
 
+def compare_generation(args, work: Path, env: dict, steps: int, n: int) -> tuple[dict, dict]:
+    """Generation rows (natural and forced lengths) and peak memory of each generating command."""
+    generate, rss = {}, {}
+    ours_model = work / f"ours_{steps}"
+    onmt_model = work / f"onmt_{steps}" / f"model_step_{steps}.pt"
+    for forced in (None, FORCED):
+        key = f"forced_{FORCED}_tokens" if forced else "natural_length"
+        onmt, rss_onmt = onmt_generate(args, work, onmt_model, forced, env)
+        row = {"opennmt": {"sentences_per_s": round(n / onmt["seconds"], 1), "mean_output_tokens": round(onmt["mean_output_tokens"], 1)}}  # fmt: skip
+        rss[f"opennmt_generate_{key}"] = round(rss_onmt)
+        # paraguide's default (dtype auto: bfloat16 on a CPU that computes it natively) and float32.
+        for dtype in ("auto", "float32"):
+            name = "paraguide" if dtype == "auto" else "paraguide_float32"
+            report = work / f"{name}_generate_{key}.json"
+            cmd = [sys.executable, __file__, "--_ours-generate", str(ours_model), str(work / "heldout.jsonl"), str(report), str(forced or 0), dtype]  # fmt: skip
+            _, rss_ours = timed(cmd, work / f"{name}_generate_{key}.log", env)
+            ours = json.loads(report.read_text())
+            row[name] = {"sentences_per_s": round(n / ours["seconds"], 1), "mean_output_tokens": round(ours["mean_output_tokens"], 1), "dtype": ours["dtype"]}  # fmt: skip
+            row[f"ratio_{name}"] = round(row[name]["sentences_per_s"] / row["opennmt"]["sentences_per_s"], 2)
+            rss[f"{name}_generate_{key}"] = round(rss_ours)
+        generate[key] = row
+        print(f"generate {key}: {row}", flush=True)
+    return generate, rss
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", default=str(ROOT / "runs" / "quora" / "train.jsonl"))
@@ -226,6 +251,12 @@ def main() -> None:
         "--onmt-workers", type=int, default=0, help="OpenNMT-py data-loader processes (0: its fastest here)"
     )
     ap.add_argument("--generate", type=int, default=500, help="held-out inputs to paraphrase")
+    ap.add_argument(
+        "--generate-again",
+        action="store_true",
+        help="rerun only the generation comparison with the models of the last full run (in --work), and "
+        "add its figures to the result file's generate_reruns",
+    )
     ap.add_argument("--_ours-generate", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._ours_generate:
@@ -237,10 +268,19 @@ def main() -> None:
     if not (Path(args.onmt_venv) / "bin" / "onmt_train").exists():
         sys.exit(f"no OpenNMT-py at {args.onmt_venv}; run: bash benchmarks/opennmt_setup.sh")
     work = Path(args.work)
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    out = ROOT / "benchmarks" / "results" / "opennmt_cpu.json"
     threads = str(os.cpu_count() or 1)
     env = dict(os.environ, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads, HF_HUB_OFFLINE="1")
+    if args.generate_again:
+        record = json.loads(out.read_text())
+        steps = record["settings"]["warm"] + record["settings"]["steps"]
+        generate, rss = compare_generation(args, work, env, steps, record["settings"]["generate_examples"])
+        record.setdefault("generate_reruns", []).append({"generate": generate, "peak_rss_mb": rss})
+        out.write_text(json.dumps(record, indent=2) + "\n")
+        print(json.dumps(generate, indent=2))
+        return print(f"added to {out}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
     data = prepare_inputs(args, work, load_tokenizer(args.tokenizer))
     tokens = data["tokens_per_example"] * args.batch_size * args.steps
     print(f"data: {data}", flush=True)
@@ -275,26 +315,9 @@ def main() -> None:
         result["train"][system] = {"seconds": round(seconds, 2), "tokens_per_s": round(tokens / seconds, 1)}
         result["peak_rss_mb"][f"{system}_train"] = round(rss)
 
-    ours_model = work / f"ours_{args.warm + args.steps}"
-    onmt_model = work / f"onmt_{args.warm + args.steps}" / f"model_step_{args.warm + args.steps}.pt"
-    for forced in (None, FORCED):
-        key = f"forced_{FORCED}_tokens" if forced else "natural_length"
-        onmt, rss_onmt = onmt_generate(args, work, onmt_model, forced, env)
-        n = data["generate_examples"]
-        row = {"opennmt": {"sentences_per_s": round(n / onmt["seconds"], 1), "mean_output_tokens": round(onmt["mean_output_tokens"], 1)}}  # fmt: skip
-        result["peak_rss_mb"][f"opennmt_generate_{key}"] = round(rss_onmt)
-        # paraguide's default (dtype auto: bfloat16 on a CPU that computes it natively) and float32.
-        for dtype in ("auto", "float32"):
-            name = "paraguide" if dtype == "auto" else "paraguide_float32"
-            report = work / f"{name}_generate_{key}.json"
-            cmd = [sys.executable, __file__, "--_ours-generate", str(ours_model), str(work / "heldout.jsonl"), str(report), str(forced or 0), dtype]  # fmt: skip
-            _, rss_ours = timed(cmd, work / f"{name}_generate_{key}.log", env)
-            ours = json.loads(report.read_text())
-            row[name] = {"sentences_per_s": round(n / ours["seconds"], 1), "mean_output_tokens": round(ours["mean_output_tokens"], 1), "dtype": ours["dtype"]}  # fmt: skip
-            row[f"ratio_{name}"] = round(row[name]["sentences_per_s"] / row["opennmt"]["sentences_per_s"], 2)
-            result["peak_rss_mb"][f"{name}_generate_{key}"] = round(rss_ours)
-        result["generate"][key] = row
-        print(f"generate {key}: {row}", flush=True)
+    generate, rss = compare_generation(args, work, env, args.warm + args.steps, data["generate_examples"])
+    result["generate"] = generate
+    result["peak_rss_mb"].update(rss)
     result["train"]["ratio"] = round(result["train"]["paraguide"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
     if "paraguide_bf16" in result["train"]:
         result["train"]["ratio_bf16"] = round(result["train"]["paraguide_bf16"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
@@ -306,7 +329,6 @@ def main() -> None:
         "settings": {"steps": args.steps, "warm": args.warm, "batch_size": args.batch_size, **SIZE, **data},
         **result,
     }  # fmt: skip
-    out = ROOT / "benchmarks" / "results" / "opennmt_cpu.json"
     out.write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     print(f"written {out}")
