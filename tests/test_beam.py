@@ -158,6 +158,10 @@ def test_generation_configs_it_leaves_to_generate(english):
         assert not supports(english.model)
     finally:
         english.model.generation_config.no_repeat_ngram_size = 0
+    # arguments at their defaults (as the command line passes them) and min_new_tokens keep it
+    assert supports(english.model, no_repeat_ngram_size=0, min_new_tokens=5, early_stopping=False)
+    assert not supports(english.model, no_repeat_ngram_size=2)
+    assert not supports(english.model, output_attentions=False)  # not one it knows: generate
     # Greedy search, sampling and extra generate arguments go through generate, and still work.
     for kwargs in (dict(num_beams=1), dict(do_sample=True, num_beams=1), dict(no_repeat_ngram_size=2)):
         out = english.paraphrase(["how can i learn python quickly?"], ["fastest way"], **kwargs)
@@ -169,7 +173,7 @@ def test_paraphrase_scores_are_the_mean_log_probability_of_each_output(english):
     # generate's padding after a short output must not count as generated tokens.
     questions, suggestions = [q for _, q in QUESTIONS], [s for s, _ in QUESTIONS]
     own = english.paraphrase(questions, suggestions, num_return_sequences=4)
-    via_generate = english.paraphrase(questions, suggestions, num_return_sequences=4, early_stopping=False)
+    via_generate = english.paraphrase(questions, suggestions, num_return_sequences=4, output_attentions=False)
     for a, b in zip(own, via_generate, strict=True):
         assert [p.text for p in a] == [p.text for p in b]
         assert [p.score for p in a] == pytest.approx([p.score for p in b], abs=1e-4)

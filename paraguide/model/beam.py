@@ -49,12 +49,14 @@ _DEFAULTS = {
 }
 
 
-def supports(model) -> bool:
+def supports(model, **generate_kwargs) -> bool:
     """Whether this search does for ``model`` what generate would: a BART-shaped backbone (what paraguide
-    trains from scratch) and a generation config that leaves beam search at its defaults."""
+    trains from scratch), and a generation config and arguments that leave beam search at its defaults
+    (``min_new_tokens`` aside, which this search implements)."""
     config = model.generation_config
+    settings = {k: getattr(config, k, None) for k in _DEFAULTS} | generate_kwargs
     return incremental.supports(model.backbone) and all(
-        getattr(config, k, None) in (None, v) for k, v in _DEFAULTS.items()
+        k == "min_new_tokens" or (k in _DEFAULTS and v in (None, _DEFAULTS[k])) for k, v in settings.items()
     )
 
 
