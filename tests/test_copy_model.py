@@ -97,6 +97,40 @@ def test_distribution_masking_and_loss():
     assert probs[1, :, [21, 22, 1]].sum(-1).min().item() > 0.999
 
 
+def test_loss_and_gradients_equal_the_mixture_written_out():
+    # P(w) = p_gen P_vocab(w) + (1 - p_gen) sum_{i: x_i = w} a_i built densely (one-hot source), against the
+    # model's log-space version, with a token repeated in the source and as the label, and padding.
+    torch.manual_seed(0)
+    model = build_model("tiny", vocab_size=40, dropout=0.0).eval()
+    x = torch.tensor([[11, 12, 11, 13, 1], [21, 22, 1, 0, 0]])
+    mask = (x != 0).long()
+    y = torch.tensor([[11, 12, 11, 1], [22, 21, 1, -100]])
+    decoder_input_ids = shift_right(y, 0, 0)
+
+    def dense_loss():
+        out = model.backbone(
+            input_ids=x, attention_mask=mask, decoder_input_ids=decoder_input_ids, output_hidden_states=True
+        )
+        encoder = out.encoder_last_hidden_state
+        keys, _ = model.source_side(encoder, x)
+        attn, gate = model._copy_attention(out.decoder_hidden_states[-1], encoder, keys, mask)
+        p_gen = torch.sigmoid(gate)
+        copied = attn @ torch.nn.functional.one_hot(x, 40).float()
+        probs = p_gen * out.logits.float().softmax(-1) + (1 - p_gen) * copied
+        return smoothed_nll(probs.log(), y, 0.1)
+
+    def grads(loss):
+        model.zero_grad()
+        loss.backward()
+        return [p.grad.clone() for p in (model.copy_query.weight, model.copy_key.weight, model.p_gen.weight)]
+
+    ours = model(input_ids=x, attention_mask=mask, labels=y, label_smoothing=0.1).loss
+    reference = dense_loss()
+    assert ours.item() == pytest.approx(reference.item(), abs=1e-5)
+    for a, b in zip(grads(ours), grads(dense_loss()), strict=True):
+        assert torch.allclose(a, b, atol=1e-5)
+
+
 def test_smoothed_nll_by_hand():
     log_probs = torch.log(torch.tensor([[[0.5, 0.25, 0.25]]]))
     labels = torch.tensor([[0]])

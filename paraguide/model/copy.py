@@ -190,11 +190,14 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         # In log space, touching the full vocabulary once: log P(w) = log p_gen + log P_vocab(w), then
         # at the source tokens logaddexp with log((1 - p_gen) * copy mass of w). Copy mass of a token
         # that occurs several times is the sum over its positions (attention @ same-token matrix), so
-        # every duplicate position scatters the same value. Padding has no attention: its mass is 0 (floored,
-        # so that its log has a finite gradient).
+        # every duplicate position scatters the same value; only the first carries the gradient (scatter's
+        # backward hands every position its slot's gradient, which would count a repeated token's once per
+        # occurrence). Padding has no attention: its mass is 0 (floored, so that its log has a finite gradient).
         log_probs = F.log_softmax(out.logits.float(), dim=-1) + F.logsigmoid(gate)
         index = source_ids[:, None, :].expand(-1, attn.size(1), -1)
         mixed = torch.logaddexp(log_probs.gather(-1, index), self._log_copy(attn, same, gate))
+        repeated = (same.tril(-1).sum(-1) > 0)[:, None, :]  # (B, 1, S): an earlier position has the token
+        mixed = torch.where(repeated, mixed.detach(), mixed)
         return log_probs.scatter(-1, index, mixed)
 
     def source_side(self, encoder, source_ids, encoder_outputs=None):
