@@ -376,7 +376,7 @@ def test_adversarial_uses_context_chunks(tmp_path):
     for p in provenance:
         assert (
             p["suggestion_source"] == "context"
-            and p["suggestion"] in source[p["original_id"]]["context"].lower()
+            and p["suggestion"].lower() in source[p["original_id"]]["context"].lower()
         )
 
 
