@@ -164,12 +164,10 @@ def beam_search(
             stay = (~decided).nonzero().flatten()
             parents = parents.view(live, k)[stay].flatten()
             sentence, running, running_scores = sentence[stay], running[stay], running_scores[stay]
-            finished, finished_scores, finished_sums = (
-                finished[stay],
-                finished_scores[stay],
-                finished_sums[stay],
+            finished, finished_scores = finished[stay], finished_scores[stay]
+            finished_sums, finished_lengths, is_finished = (
+                t[stay] for t in (finished_sums, finished_lengths, is_finished)
             )
-            finished_lengths, is_finished = finished_lengths[stay], is_finished[stay]
             encoder, mask, source = encoder[stay], mask[stay], source[stay]
             if keys is not None:
                 keys, same = keys[stay], same[stay]

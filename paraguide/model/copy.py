@@ -196,8 +196,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         log_probs = F.log_softmax(out.logits.float(), dim=-1) + F.logsigmoid(gate)
         index = source_ids[:, None, :].expand(-1, attn.size(1), -1)
         mixed = torch.logaddexp(log_probs.gather(-1, index), self._log_copy(attn, same, gate))
-        repeated = (same.tril(-1).sum(-1) > 0)[:, None, :]  # (B, 1, S): an earlier position has the token
-        mixed = torch.where(repeated, mixed.detach(), mixed)
+        mixed = torch.where(repeated_token(same)[:, None, :], mixed.detach(), mixed)
         return log_probs.scatter(-1, index, mixed)
 
     def source_side(self, encoder, source_ids, encoder_outputs=None):
@@ -245,8 +244,8 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         and the source tokens. Mixing just those makes a step read the vocabulary three times, not seven."""
         logits = logits.float()
         normaliser = logits.logsumexp(-1, keepdim=True)
-        if banned is not None:
-            logits[:, banned] = -math.inf
+        if banned is not None:  # out of place: a float32 model's logits are the caller's tensor
+            logits = logits.index_fill(-1, torch.tensor([banned], device=logits.device), -math.inf)
         top, ids = logits.topk(k)
         if not self.config.use_copy:
             return top - normaliser, ids
@@ -258,8 +257,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         at_source = torch.logaddexp(logits.gather(-1, source) - normaliser + log_gen, log_copy)
         # A source token is one candidate: at its first position (later ones carry the same mass), and
         # not again among P_vocab's best.
-        repeated = same.tril(-1).sum(-1).repeat_interleave(rows, 0) > 0
-        at_source = at_source.masked_fill(repeated, -math.inf)
+        at_source = at_source.masked_fill(repeated_token(same).repeat_interleave(rows, 0), -math.inf)
         if banned is not None:
             at_source = at_source.masked_fill(source == banned, -math.inf)
         in_source = (ids[:, :, None] == source[:, None, :]).any(-1)
@@ -281,6 +279,11 @@ def same_token(source_ids: torch.LongTensor) -> torch.Tensor:
     """(B, S, S): 1 where two source positions hold the same token; attention @ this sums a token's copy
     mass over all its positions."""
     return (source_ids[:, :, None] == source_ids[:, None, :]).float()
+
+
+def repeated_token(same: torch.Tensor) -> torch.Tensor:
+    """(B, S): True where an earlier source position holds the same token (from :func:`same_token`)."""
+    return same.tril(-1).sum(-1) > 0
 
 
 def shift_right(labels: torch.LongTensor, start_id: int, pad_id: int) -> torch.LongTensor:
