@@ -4,6 +4,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from paraguide.model import beam  # noqa: E402
 from paraguide.model.beam import beam_search, supports  # noqa: E402
 from paraguide.model.copy import build_model  # noqa: E402
 from paraguide.model.incremental import IncrementalBartDecoder  # noqa: E402
@@ -166,6 +167,17 @@ def test_generation_configs_it_leaves_to_generate(english):
     for kwargs in (dict(num_beams=1), dict(do_sample=True, num_beams=1), dict(no_repeat_ngram_size=2)):
         out = english.paraphrase(["how can i learn python quickly?"], ["fastest way"], **kwargs)
         assert out[0][0].text and out[0][0].score < 0
+
+
+def test_paraphrase_takes_the_own_search_with_arguments_at_their_defaults(english, monkeypatch):
+    # `paraguide paraphrase` always passes no_repeat_ngram_size (0 unless asked): still the own search.
+    calls = []
+    search = beam.beam_search
+    monkeypatch.setattr(beam, "beam_search", lambda *a, **kw: calls.append(1) or search(*a, **kw))
+    english.paraphrase(["why is the sky blue?"], no_repeat_ngram_size=0, min_new_tokens=2)
+    assert calls == [1]
+    english.paraphrase(["why is the sky blue?"], no_repeat_ngram_size=2)
+    assert calls == [1]
 
 
 def test_paraphrase_scores_are_the_mean_log_probability_of_each_output(english):

@@ -139,12 +139,7 @@ class Paraphraser:
         )
         # Beam search with finished sentences leaving the batch (paraguide.model.beam) where it does what
         # generate would; generate for sampling, greedy search and any other generation argument.
-        own_search = (
-            num_beams > 1
-            and not do_sample
-            and set(generate_kwargs) <= {"min_new_tokens"}
-            and beam.supports(self.model)
-        )
+        own_search = num_beams > 1 and not do_sample and beam.supports(self.model, **generate_kwargs)
         order = sorted(range(len(texts)), key=lambda i: -len(encoded["input_ids"][i]))
         results: list[list[Paraphrase]] = [[] for _ in texts]
         for start in range(0, len(order), batch_size):
