@@ -4,8 +4,9 @@ transformers' ``generate`` keeps every sentence of a batch in the forward pass u
 and records every step's full log-probabilities for the scores. With beam 4 and a batch of 32 questions
 that is 128 decoder rows at every step even when most sentences ended long ago. Here a sentence leaves
 the batch the step its beam search is decided, so the work follows each sentence's own length, as in
-OpenNMT-py. The decoder runs one token at a time through :class:`IncrementalBartDecoder` (BART-shaped
-backbones: every model ``paraguide train`` builds from scratch); other backbones use ``generate``.
+OpenNMT-py. The decoder runs one token at a time through ``incremental.IncrementalBartDecoder``
+(BART-shaped backbones: every model ``paraguide train`` builds from scratch); other backbones use
+``generate``.
 
 The search itself is transformers' (5.x ``_beam_search`` with ``early_stopping=False``, its default), step
 for step: 2·beams candidates per sentence, finished hypotheses scored sum / length ** length_penalty, a
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 import torch
 
 from paraguide.model import incremental
-from paraguide.model.incremental import IncrementalBartDecoder
 
 # Generation settings this search implements as transformers does by default; a model whose generation
 # config sets any of these (e.g. mBART's forced_bos_token_id) goes through ``generate`` instead.
@@ -90,7 +90,7 @@ def beam_search(
 
     # The encoder runs once per sentence, and so does everything computed from its states alone.
     encoder = model.get_encoder()(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-    decoder = IncrementalBartDecoder(model.backbone, encoder, attention_mask, k)
+    decoder = incremental.IncrementalBartDecoder(model.backbone, encoder, attention_mask, k)
     mask, source = attention_mask, input_ids
     keys, same = model.source_side(encoder, source) if config.use_copy else (None, None)
 
@@ -132,8 +132,7 @@ def beam_search(
         # Candidates that end (among the best k) join the finished ones if they beat them.
         length = step + 1
         new_scores = top_scores / length**length_penalty + (~(ends & top_k_slots)).float() * -1e9
-        merged = torch.cat([finished_scores, new_scores], 1).topk(k).indices
-        finished_scores = torch.cat([finished_scores, new_scores], 1).gather(1, merged)
+        finished_scores, merged = torch.cat([finished_scores, new_scores], 1).topk(k)
         finished_sums = torch.cat([finished_sums, top_scores], 1).gather(1, merged)
         new_lengths = torch.full_like(top_tokens, length)
         finished_lengths = torch.cat([finished_lengths, new_lengths], 1).gather(1, merged)

@@ -75,10 +75,7 @@ class IncrementalBartDecoder:
             if self.keys[i] is not None:
                 past_k, past_v = self.keys[i], self.values[i]
                 if self.parents is not None:
-                    past_k, past_v = (
-                        past_k.index_select(0, self.parents),
-                        past_v.index_select(0, self.parents),
-                    )
+                    past_k, past_v = past_k[self.parents], past_v[self.parents]
                 k, v = torch.cat([past_k, k], 2), torch.cat([past_v, v], 2)
             self.keys[i], self.values[i] = k, v
             a = F.scaled_dot_product_attention(q, k, v, scale=self.scale)  # (rows, H, 1, dh)
