@@ -2,7 +2,10 @@
 processes under ``accelerate launch``).
 
 The batch order is a pure function of (seed, epoch): examples are shuffled, grouped into batches of
-similar length within windows of 100 batches (less padding), and the batches shuffled again. Each process
+similar length within windows of 100 batches (less padding), and the batches shuffled again. An
+example's length is the longer of its source and target, as in OpenNMT-py: source and target are padded
+separately, and sorting by their sum groups long sources with short targets (on the Quora training
+pairs 26 % of all positions were padding; by the longer side 14 %). Each process
 takes every world-size-th batch. A checkpoint (``accelerator.save_state``: model, optimizer, scheduler,
 RNG states, plus the step) is written every ``save_every`` steps; ``resume`` loads the newest one and
 skips the steps already done, so a killed run continues exactly where it stopped, on the same data.
@@ -56,6 +59,7 @@ class TrainConfig:
     label_smoothing: float = 0.1
     dropout: float = 0.1
     mixed_precision: str = "no"  # no | fp16 | bf16 (GPU; bf16 also on a CPU that computes it natively)
+    keep_freed_memory: bool = True  # CPU, glibc: reuse freed memory rather than fresh pages (see below)
     save_every: int = 1000
     eval_every: int = 1000
     eval_examples: int = 500
@@ -92,7 +96,7 @@ def encode(tokenizer, rows: list[dict], config: TrainConfig) -> list[tuple[list[
 
 def epoch_batches(lengths: list[int], batch_size: int, seed: int, epoch: int) -> list[list[int]]:
     """Deterministic batches for one epoch: shuffle, sort by length within windows of 100 batches, cut,
-    shuffle the batches."""
+    shuffle the batches. ``lengths``: see :func:`example_length`."""
     rng = random.Random(f"{seed}:{epoch}")
     order = list(range(len(lengths)))
     rng.shuffle(order)
@@ -103,6 +107,11 @@ def epoch_batches(lengths: list[int], batch_size: int, seed: int, epoch: int) ->
         batches += [chunk[j : j + batch_size] for j in range(0, len(chunk), batch_size)]
     rng.shuffle(batches)
     return batches
+
+
+def example_length(source: list[int], target: list[int]) -> int:
+    """The length batches are sorted by: the longer side."""
+    return max(len(source), len(target))
 
 
 def collate(pairs: list[tuple[list[int], list[int]]], pad_id: int = 0) -> dict[str, torch.Tensor]:
@@ -132,6 +141,8 @@ def train(config: TrainConfig, on_step=None) -> dict:
         cpu=not torch.cuda.is_available(),
     )
     set_seed(config.seed)
+    if config.keep_freed_memory and accelerator.device.type == "cpu":
+        keep_freed_memory()
     heldout_file = config.heldout_file or _default_heldout(config.train_file)
 
     # Tokenizer: trained on the training data (or the backbone's, extended) once by the main process,
@@ -159,7 +170,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
         weight_decay=0.0,
         fused=True,  # one kernel for all parameters (CPU and GPU): ~4 % of a CPU step otherwise
     )
-    lengths = [len(s) + len(t) for s, t in train_data]
+    lengths = [example_length(s, t) for s, t in train_data]
     per_epoch = math.ceil(
         len(epoch_batches(lengths, config.batch_size, config.seed, 0)) / accelerator.num_processes
     )
@@ -293,6 +304,28 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
         ),
         "eval_examples": len(subset),
     }
+
+
+def keep_freed_memory() -> bool:
+    """Make glibc's malloc keep the memory the process frees, for reuse, rather than return it to the
+    system; True if it took effect (Linux with glibc).
+
+    Why: a CPU training step allocates and frees tensors of the vocabulary's size (batch × target length ×
+    vocabulary floats: tens of MB). glibc serves blocks that big with a fresh mmap and unmaps them when
+    freed, so every step touches new pages and pays a kernel page fault per 4 KB (copies and fills of
+    those tensors ran at a third of memory speed). With no mmap and no trimming of the heap, the second
+    step on reuses the first step's memory: ~10 % faster steps on the benchmark machine, for ~300 MB more
+    resident memory. PyTorch's CPU tuning guide suggests another allocator (jemalloc, tcmalloc) for the
+    same reason; this needs no library. It lasts for the process."""
+    import ctypes
+    import ctypes.util
+    import platform
+
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return False
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    m_trim_threshold, m_mmap_max = -1, -4  # <malloc.h>
+    return bool(libc.mallopt(m_mmap_max, 0)) and bool(libc.mallopt(m_trim_threshold, 1 << 30))
 
 
 def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
