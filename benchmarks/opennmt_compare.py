@@ -5,14 +5,17 @@ Both get the same model (Transformer encoder-decoder, 3+3 layers, d 256, 4 heads
 embeddings, a separate copy attention: OpenNMT-py's `copy_attn: true`), the same vocabulary (the bundled
 English model's 8k SentencePiece pieces; OpenNMT-py reads the same pieces, pre-tokenised), the same data
 (`paraguide prepare` output: "<suggestion> <sep> <question>" → paraphrase), the same batches (64
-sentences; length-sorted within windows of 100 batches: OpenNMT-py's bucket_size 6400), the same number of
-threads.
+sentences; sorted by the longer of source and target within windows of 100 batches: OpenNMT-py's
+bucket_size 6400 and sort key), the same number of threads.
 
 * Training tokens/s: each system trains `--warm` steps and `--warm + --steps` steps from scratch; the
   difference of the two wall times is the time of `--steps` steps without start-up (reading data, building
   the model). Tokens = source + target tokens (no padding) of `--steps` × 64 examples (the mean of the
   training file), the same count for both. paraguide runs float32 and, where the CPU computes bfloat16
   natively, again with bfloat16 autocast (`--mixed-precision bf16`; OpenNMT-py has no CPU mixed precision).
+  paraguide's training keeps freed memory for reuse on CPU (glibc `mallopt`, `keep_freed_memory`); to show
+  what that setting alone gives, paraguide also trains without it (`--no-keep-freed-memory`) and OpenNMT-py
+  also with it (the same settings through glibc's environment variables).
 * Generation sentences/s: beam 4, at most 48 new tokens, batches of 32, on `--generate` held-out inputs,
   model loading excluded (OpenNMT-py's own `-report_time`, paraguide's time around `paraphrase`). Twice: with
   the models' natural lengths, and with every output forced to exactly 30 tokens (`min_length` =
@@ -159,8 +162,13 @@ normalization: tokens
     return path
 
 
-def ours_train_cmd(work: Path, steps: int, args, mixed_precision: str = "no") -> list[str]:
-    out = work / (f"ours_{steps}" if mixed_precision == "no" else f"ours_{mixed_precision}_{steps}")
+# glibc's malloc tuned as paraguide.model.train.keep_freed_memory does, through the environment.
+KEEP_FREED_MEMORY_ENV = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+
+
+def ours_train_cmd(work: Path, steps: int, args, mixed_precision: str = "no", keep: bool = True) -> list[str]:
+    name = "ours" if mixed_precision == "no" else f"ours_{mixed_precision}"
+    out = work / (f"{name}_{steps}" if keep else f"{name}_nokeep_{steps}")
     out.mkdir(exist_ok=True)
     for name in ("tokenizer.json", "tokenizer_config.json"):  # reuse the bundled vocabulary, as OpenNMT does
         shutil.copy(Path(args.tokenizer) / name, out / name)
@@ -170,6 +178,7 @@ def ours_train_cmd(work: Path, steps: int, args, mixed_precision: str = "no") ->
         "--output-dir", str(out), "--size", "small", "--batch-size", str(args.batch_size),
         "--max-steps", str(steps), "--warmup-steps", "1000", "--lr", "1e-3", "--save-every", "1000000",
         "--eval-every", "1000000", "--mixed-precision", mixed_precision,
+        *([] if keep else ["--no-keep-freed-memory"]),
     ]  # fmt: skip
 
 
@@ -237,6 +246,54 @@ def compare_generation(args, work: Path, env: dict, steps: int, n: int) -> tuple
     return generate, rss
 
 
+def compare_training(args, work: Path, env: dict, tokens: float) -> tuple[dict, dict]:
+    """Training tokens/s of each system and their ratios, and the peak memory of each training command."""
+    import torch
+
+    from paraguide.model.paraphraser import resolve_dtype
+
+    train, peak = {}, {}
+    # paraguide also with bfloat16 autocast where the CPU computes bfloat16 natively (OpenNMT-py 3.0.4 has
+    # no mixed precision on CPU). The models compared in generation are those of the plain float32 runs
+    # (OpenNMT-py with the allocator setting trains first, into the same folder).
+    systems = ["paraguide", "opennmt_with_keep", "opennmt", "paraguide_without_keep"]
+    if resolve_dtype("auto", torch.device("cpu")) == torch.bfloat16:
+        systems.insert(1, "paraguide_bf16")
+    for system in systems:
+        walls, rss = {}, 0.0
+        for steps in (args.warm, args.warm + args.steps):
+            run_env = env
+            if system == "paraguide":
+                cmd = ours_train_cmd(work, steps, args)
+            elif system == "paraguide_bf16":
+                cmd = ours_train_cmd(work, steps, args, "bf16")
+            elif system == "paraguide_without_keep":
+                cmd = ours_train_cmd(work, steps, args, keep=False)
+            else:
+                cmd = [
+                    str(Path(args.onmt_venv) / "bin" / "onmt_train"),
+                    "-config",
+                    str(onmt_config(work, steps, args)),
+                ]
+                if system == "opennmt_with_keep":
+                    run_env = {**env, **KEEP_FREED_MEMORY_ENV}
+            walls[steps], r = timed(cmd, work / f"{system}_train_{steps}.log", run_env)
+            rss = max(rss, r)
+            print(f"{system} train {steps} steps: {walls[steps]:.1f} s, peak {r:.0f} MB", flush=True)
+        seconds = walls[args.warm + args.steps] - walls[args.warm]
+        train[system] = {"seconds": round(seconds, 2), "tokens_per_s": round(tokens / seconds, 1)}
+        peak[f"{system}_train"] = round(rss)
+
+    train["ratio"] = round(train["paraguide"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    # What the allocator setting alone gives: both with it, neither with it.
+    train["ratio_both_keep_freed_memory"] = round(train["paraguide"]["tokens_per_s"] / train["opennmt_with_keep"]["tokens_per_s"], 2)  # fmt: skip
+    train["ratio_neither_keeps_freed_memory"] = round(train["paraguide_without_keep"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    if "paraguide_bf16" in train:
+        train["ratio_bf16"] = round(train["paraguide_bf16"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+
+    return train, peak
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--train", default=str(ROOT / "runs" / "quora" / "train.jsonl"))
@@ -257,6 +314,12 @@ def main() -> None:
         help="rerun only the generation comparison with the models of the last full run (in --work), and "
         "add its figures to the result file's generate_reruns",
     )
+    ap.add_argument(
+        "--train-again",
+        action="store_true",
+        help="rerun only the training comparison on the data of the last full run (in --work; same --steps, "
+        "--warm and --batch-size), and add its figures to the result file's train_reruns",
+    )
     ap.add_argument("--_ours-generate", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._ours_generate:
@@ -271,6 +334,16 @@ def main() -> None:
     out = ROOT / "benchmarks" / "results" / "opennmt_cpu.json"
     threads = str(os.cpu_count() or 1)
     env = dict(os.environ, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads, HF_HUB_OFFLINE="1")
+    if args.train_again:
+        record = json.loads(out.read_text())
+        settings = record["settings"]
+        args.steps, args.warm, args.batch_size = settings["steps"], settings["warm"], settings["batch_size"]
+        tokens = settings["tokens_per_example"] * args.batch_size * args.steps
+        train, rss = compare_training(args, work, env, tokens)
+        record.setdefault("train_reruns", []).append({"train": train, "peak_rss_mb": rss})
+        out.write_text(json.dumps(record, indent=2) + "\n")
+        print(json.dumps(train, indent=2))
+        return print(f"added to {out}")
     if args.generate_again:
         record = json.loads(out.read_text())
         steps = record["settings"]["warm"] + record["settings"]["steps"]
@@ -285,42 +358,12 @@ def main() -> None:
     tokens = data["tokens_per_example"] * args.batch_size * args.steps
     print(f"data: {data}", flush=True)
 
-    result = {"train": {}, "generate": {}, "peak_rss_mb": {}}
-    # paraguide also with bfloat16 autocast where the CPU computes bfloat16 natively (OpenNMT-py 3.0.4 has
-    # no mixed precision on CPU); the models compared in generation are the float32-trained ones.
-    import torch
-
-    from paraguide.model.paraphraser import resolve_dtype
-
-    systems = ["paraguide", "opennmt"]
-    if resolve_dtype("auto", torch.device("cpu")) == torch.bfloat16:
-        systems.insert(1, "paraguide_bf16")
-    for system in systems:
-        walls, rss = {}, 0.0
-        for steps in (args.warm, args.warm + args.steps):
-            if system == "paraguide":
-                cmd = ours_train_cmd(work, steps, args)
-            elif system == "paraguide_bf16":
-                cmd = ours_train_cmd(work, steps, args, "bf16")
-            else:
-                cmd = [
-                    str(Path(args.onmt_venv) / "bin" / "onmt_train"),
-                    "-config",
-                    str(onmt_config(work, steps, args)),
-                ]
-            walls[steps], r = timed(cmd, work / f"{system}_train_{steps}.log", env)
-            rss = max(rss, r)
-            print(f"{system} train {steps} steps: {walls[steps]:.1f} s, peak {r:.0f} MB", flush=True)
-        seconds = walls[args.warm + args.steps] - walls[args.warm]
-        result["train"][system] = {"seconds": round(seconds, 2), "tokens_per_s": round(tokens / seconds, 1)}
-        result["peak_rss_mb"][f"{system}_train"] = round(rss)
-
+    result = {}
+    result["train"], result["peak_rss_mb"] = compare_training(args, work, env, tokens)
     generate, rss = compare_generation(args, work, env, args.warm + args.steps, data["generate_examples"])
     result["generate"] = generate
     result["peak_rss_mb"].update(rss)
-    result["train"]["ratio"] = round(result["train"]["paraguide"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
-    if "paraguide_bf16" in result["train"]:
-        result["train"]["ratio_bf16"] = round(result["train"]["paraguide_bf16"]["tokens_per_s"] / result["train"]["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    import torch
 
     record = {
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(), "torch": torch.__version__},

@@ -314,8 +314,8 @@ def keep_freed_memory() -> bool:
     vocabulary floats: tens of MB). glibc serves blocks that big with a fresh mmap and unmaps them when
     freed, so every step touches new pages and pays a kernel page fault per 4 KB (copies and fills of
     those tensors ran at a third of memory speed). With no mmap and no trimming of the heap, the second
-    step on reuses the first step's memory: ~10 % faster steps on the benchmark machine, for ~300 MB more
-    resident memory. PyTorch's CPU tuning guide suggests another allocator (jemalloc, tcmalloc) for the
+    step on reuses the first step's memory: 5-13 % faster steps in the OpenNMT-py benchmark, for ~200 MB
+    more resident memory. PyTorch's CPU tuning guide suggests another allocator (jemalloc, tcmalloc) for the
     same reason; this needs no library. It lasts for the process."""
     import ctypes
     import ctypes.util
