@@ -72,18 +72,24 @@ def test_batches_sorted_by_the_longer_side_pad_less_than_by_the_sum():
     reason="keep_freed_memory tunes glibc's malloc (Linux)",
 )
 def test_keep_freed_memory_reuses_big_blocks_without_page_faults():
-    # In a fresh process each: a 64 MB tensor allocated and freed 5 times. By default glibc maps fresh
-    # pages for each (16k page faults each time); kept, the memory of the first is reused.
+    # In a fresh process each: a 64 MB block malloc'd, written and freed 5 times. By default glibc maps
+    # fresh pages for each (16k page faults each time); kept, the first block's memory is reused.
     script = """
-import resource, sys, torch
+import ctypes, resource, sys
 from paraguide.model.train import keep_freed_memory
 if sys.argv[1] == "keep":
     assert keep_freed_memory()
-for _ in range(2):
-    torch.ones(16_000_000)
+libc = ctypes.CDLL("libc.so.6")
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+def block():
+    p = libc.malloc(64 << 20)
+    ctypes.memset(p, 1, 64 << 20)
+    libc.free(p)
+block()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 for _ in range(5):
-    torch.ones(16_000_000)
+    block()
 print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
     faults = {
