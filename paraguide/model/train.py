@@ -314,7 +314,7 @@ def keep_freed_memory() -> bool:
     vocabulary floats: tens of MB). glibc serves blocks that big with a fresh mmap and unmaps them when
     freed, so every step touches new pages and pays a kernel page fault per 4 KB (copies and fills of
     those tensors ran at a third of memory speed). With no mmap and no trimming of the heap, the second
-    step on mostly reuses earlier steps' memory: 5-13 % faster steps in the OpenNMT-py benchmark's runs,
+    step on mostly reuses earlier steps' memory: 5-20 % faster steps in the OpenNMT-py benchmark's runs,
     for 200-300 MB more resident memory. Not every block is reused: PyTorch allocates with posix_memalign,
     whose alignment slack can leave a freed block a little too small for the next request of the same
     size, and then the heap grows by fresh pages as before. PyTorch's CPU tuning guide suggests another
