@@ -162,10 +162,6 @@ normalization: tokens
     return path
 
 
-# glibc's malloc tuned as paraguide.model.train.keep_freed_memory does, through the environment.
-KEEP_FREED_MEMORY_ENV = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
-
-
 def ours_train_cmd(work: Path, steps: int, args, mixed_precision: str = "no", keep: bool = True) -> list[str]:
     name = "ours" if mixed_precision == "no" else f"ours_{mixed_precision}"
     out = work / (f"{name}_{steps}" if keep else f"{name}_nokeep_{steps}")
@@ -251,6 +247,7 @@ def compare_training(args, work: Path, env: dict, tokens: float) -> tuple[dict, 
     import torch
 
     from paraguide.model.paraphraser import resolve_dtype
+    from paraguide.model.train import KEEP_FREED_MEMORY
 
     train, peak = {}, {}
     # paraguide also with bfloat16 autocast where the CPU computes bfloat16 natively (OpenNMT-py 3.0.4 has
@@ -275,8 +272,12 @@ def compare_training(args, work: Path, env: dict, tokens: float) -> tuple[dict, 
                     "-config",
                     str(onmt_config(work, steps, args)),
                 ]
-                if system == "opennmt_with_keep":
-                    run_env = {**env, **KEEP_FREED_MEMORY_ENV}
+                if (
+                    system == "opennmt_with_keep"
+                ):  # glibc tuned as keep_freed_memory does, through the environment
+                    run_env = env | {
+                        f"MALLOC_{name}_": str(value) for name, (_, value) in KEEP_FREED_MEMORY.items()
+                    }
             walls[steps], r = timed(cmd, work / f"{system}_train_{steps}.log", run_env)
             rss = max(rss, r)
             print(f"{system} train {steps} steps: {walls[steps]:.1f} s, peak {r:.0f} MB", flush=True)
@@ -284,14 +285,25 @@ def compare_training(args, work: Path, env: dict, tokens: float) -> tuple[dict, 
         train[system] = {"seconds": round(seconds, 2), "tokens_per_s": round(tokens / seconds, 1)}
         peak[f"{system}_train"] = round(rss)
 
-    train["ratio"] = round(train["paraguide"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    def ratio(ours: str, theirs: str = "opennmt") -> float:
+        return round(train[ours]["tokens_per_s"] / train[theirs]["tokens_per_s"], 2)
+
+    train["ratio"] = ratio("paraguide")
     # What the allocator setting alone gives: both with it, neither with it.
-    train["ratio_both_keep_freed_memory"] = round(train["paraguide"]["tokens_per_s"] / train["opennmt_with_keep"]["tokens_per_s"], 2)  # fmt: skip
-    train["ratio_neither_keeps_freed_memory"] = round(train["paraguide_without_keep"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+    train["ratio_both_keep_freed_memory"] = ratio("paraguide", "opennmt_with_keep")
+    train["ratio_neither_keeps_freed_memory"] = ratio("paraguide_without_keep")
     if "paraguide_bf16" in train:
-        train["ratio_bf16"] = round(train["paraguide_bf16"]["tokens_per_s"] / train["opennmt"]["tokens_per_s"], 2)  # fmt: skip
+        train["ratio_bf16"] = ratio("paraguide_bf16")
 
     return train, peak
+
+
+def add_rerun(out: Path, record: dict, part: str, figures: dict, rss: dict) -> None:
+    """Append a rerun of one part ("train" or "generate") to the result file's <part>_reruns."""
+    record.setdefault(f"{part}_reruns", []).append({part: figures, "peak_rss_mb": rss})
+    out.write_text(json.dumps(record, indent=2) + "\n")
+    print(json.dumps(figures, indent=2))
+    print(f"added to {out}")
 
 
 def main() -> None:
@@ -340,18 +352,12 @@ def main() -> None:
         args.steps, args.warm, args.batch_size = settings["steps"], settings["warm"], settings["batch_size"]
         tokens = settings["tokens_per_example"] * args.batch_size * args.steps
         train, rss = compare_training(args, work, env, tokens)
-        record.setdefault("train_reruns", []).append({"train": train, "peak_rss_mb": rss})
-        out.write_text(json.dumps(record, indent=2) + "\n")
-        print(json.dumps(train, indent=2))
-        return print(f"added to {out}")
+        return add_rerun(out, record, "train", train, rss)
     if args.generate_again:
         record = json.loads(out.read_text())
         steps = record["settings"]["warm"] + record["settings"]["steps"]
         generate, rss = compare_generation(args, work, env, steps, record["settings"]["generate_examples"])
-        record.setdefault("generate_reruns", []).append({"generate": generate, "peak_rss_mb": rss})
-        out.write_text(json.dumps(record, indent=2) + "\n")
-        print(json.dumps(generate, indent=2))
-        return print(f"added to {out}")
+        return add_rerun(out, record, "generate", generate, rss)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     data = prepare_inputs(args, work, load_tokenizer(args.tokenizer))

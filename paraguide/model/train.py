@@ -326,8 +326,12 @@ def keep_freed_memory() -> bool:
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return False
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    m_trim_threshold, m_mmap_max = -1, -4  # <malloc.h>
-    return bool(libc.mallopt(m_mmap_max, 0)) and bool(libc.mallopt(m_trim_threshold, 1 << 30))
+    return all(libc.mallopt(param, value) for param, value in KEEP_FREED_MEMORY.values())
+
+
+# mallopt settings of keep_freed_memory: glibc's name -> (<malloc.h> parameter, value). The same settings
+# as environment variables, for another program (benchmarks): MALLOC_<name>_=value.
+KEEP_FREED_MEMORY = {"MMAP_MAX": (-4, 0), "TRIM_THRESHOLD": (-1, 1 << 30)}
 
 
 def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
