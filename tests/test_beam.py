@@ -74,6 +74,26 @@ def test_a_sentence_gets_the_same_beams_alone_as_in_a_batch(english):
         assert [h.log_prob for h in alone] == pytest.approx([h.log_prob for h in together[i]], abs=1e-4)
 
 
+@pytest.mark.parametrize("group", [1, 2, 3])
+def test_decided_sentences_leave_in_groups_without_changing_any_result(english, monkeypatch, group):
+    # Decided sentences leave so that the live sentences stay a multiple of the group (down to the last
+    # few); those kept to fill a group must neither change the others' beams nor be reported twice.
+    enc = _inputs(batch(english, QUESTIONS))
+    expected = beam_search(english.model, **enc)  # the default groups of 4: nothing is kept to fill here
+    live = []
+    step = IncrementalBartDecoder.step
+    monkeypatch.setattr(beam, "LEAVE_IN_GROUPS_OF", group)
+    monkeypatch.setattr(
+        IncrementalBartDecoder, "step", lambda d, t: live.append(t.numel() // 4) or step(d, t)
+    )
+    found = beam_search(english.model, **enc)
+    assert [[h.tokens for h in b] for b in found] == [[h.tokens for h in b] for b in expected]
+    for a, b in zip(found, expected, strict=True):
+        assert [h.log_prob for h in a] == pytest.approx([h.log_prob for h in b], abs=1e-4)
+    assert live[0] == len(QUESTIONS) and live == sorted(live, reverse=True) and len(set(live)) > 1
+    assert all(n <= group or n % group == 0 or n == len(QUESTIONS) for n in live)
+
+
 def _inputs(enc):
     return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"]}
 
