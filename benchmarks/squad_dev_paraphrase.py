@@ -49,24 +49,28 @@ def main() -> None:
     device = paraphraser.device
     paraphraser.paraphrase(questions[:64], batch_size=args.batch_size)  # warm-up, not timed
 
-    def timed(**kwargs) -> tuple[float, list]:
+    def timed(**kwargs) -> tuple[float, list, dict]:
         if device.type == "cuda":
             torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
         started = time.perf_counter()
         out = paraphraser.paraphrase(questions, batch_size=args.batch_size, **kwargs)
         if device.type == "cuda":
             torch.cuda.synchronize()
-        return time.perf_counter() - started, out
+        seconds = time.perf_counter() - started
+        figures = {"seconds": round(seconds, 1), "questions_per_s": round(len(questions) / seconds, 1)}
+        # The process's peak so far: loading, warm-up and this part (and the parts before it).
+        figures["peak_rss_mb_so_far"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        if device.type == "cuda":
+            figures["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20)
+        return seconds, out, figures
 
     result = {}
-    seconds, own = timed()
-    result["paraguide_beam_search"] = {"seconds": round(seconds, 1), "questions_per_s": round(len(questions) / seconds, 1)}  # fmt: skip
+    seconds, own, result["paraguide_beam_search"] = timed()
     print(f"own beam search: {seconds:.1f} s", flush=True)
     if not args.skip_generate:
-        seconds, via_generate = timed(
-            output_attentions=False
-        )  # any argument the own search leaves to generate
-        result["transformers_generate"] = {"seconds": round(seconds, 1), "questions_per_s": round(len(questions) / seconds, 1)}  # fmt: skip
+        # any argument the own search leaves to generate
+        seconds, via_generate, result["transformers_generate"] = timed(output_attentions=False)
         result["ratio"] = round(result["transformers_generate"]["seconds"] / result["paraguide_beam_search"]["seconds"], 2)  # fmt: skip
         same = sum(a[0].text == b[0].text for a, b in zip(own, via_generate, strict=True))
         result["identical_outputs"] = round(same / len(questions), 4)
