@@ -256,28 +256,27 @@ def compare_training(args, work: Path, env: dict, tokens: float) -> tuple[dict, 
     systems = ["paraguide", "opennmt_with_keep", "opennmt", "paraguide_without_keep"]
     if resolve_dtype("auto", torch.device("cpu")) == torch.bfloat16:
         systems.insert(1, "paraguide_bf16")
+    # OpenNMT-py with glibc tuned as keep_freed_memory does, through the environment.
+    keep_env = env | {f"MALLOC_{name}_": str(value) for name, (_, value) in KEEP_FREED_MEMORY.items()}
+
+    def command(system: str, steps: int) -> tuple[list[str], dict]:
+        if system == "paraguide":
+            return ours_train_cmd(work, steps, args), env
+        if system == "paraguide_bf16":
+            return ours_train_cmd(work, steps, args, "bf16"), env
+        if system == "paraguide_without_keep":
+            return ours_train_cmd(work, steps, args, keep=False), env
+        onmt = [
+            str(Path(args.onmt_venv) / "bin" / "onmt_train"),
+            "-config",
+            str(onmt_config(work, steps, args)),
+        ]
+        return onmt, keep_env if system == "opennmt_with_keep" else env
+
     for system in systems:
         walls, rss = {}, 0.0
         for steps in (args.warm, args.warm + args.steps):
-            run_env = env
-            if system == "paraguide":
-                cmd = ours_train_cmd(work, steps, args)
-            elif system == "paraguide_bf16":
-                cmd = ours_train_cmd(work, steps, args, "bf16")
-            elif system == "paraguide_without_keep":
-                cmd = ours_train_cmd(work, steps, args, keep=False)
-            else:
-                cmd = [
-                    str(Path(args.onmt_venv) / "bin" / "onmt_train"),
-                    "-config",
-                    str(onmt_config(work, steps, args)),
-                ]
-                if (
-                    system == "opennmt_with_keep"
-                ):  # glibc tuned as keep_freed_memory does, through the environment
-                    run_env = env | {
-                        f"MALLOC_{name}_": str(value) for name, (_, value) in KEEP_FREED_MEMORY.items()
-                    }
+            cmd, run_env = command(system, steps)
             walls[steps], r = timed(cmd, work / f"{system}_train_{steps}.log", run_env)
             rss = max(rss, r)
             print(f"{system} train {steps} steps: {walls[steps]:.1f} s, peak {r:.0f} MB", flush=True)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import platform
 import random
 import subprocess
 import sys
@@ -68,7 +69,7 @@ def test_batches_sorted_by_the_longer_side_pad_less_than_by_the_sum():
 
 
 @pytest.mark.skipif(
-    not sys.platform.startswith("linux") or __import__("platform").libc_ver()[0] != "glibc",
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
     reason="keep_freed_memory tunes glibc's malloc (Linux)",
 )
 def test_keep_freed_memory_reuses_big_blocks_without_page_faults():

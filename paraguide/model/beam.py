@@ -3,10 +3,10 @@
 transformers' ``generate`` keeps every sentence of a batch in the forward pass until the last one ends,
 and records every step's full log-probabilities for the scores. With beam 4 and a batch of 32 questions
 that is 128 decoder rows at every step even when most sentences ended long ago. Here sentences leave
-the batch once their beam search is decided (in small groups: ``LEAVE_IN_GROUPS_OF``), so the work follows
-each sentence's own length, as in OpenNMT-py. The decoder runs one token at a time through ``incremental.IncrementalBartDecoder``
-(BART-shaped backbones: every model ``paraguide train`` builds from scratch); other backbones use
-``generate``.
+the batch once their beam search is decided (in small groups: ``LEAVE_IN_GROUPS_OF``), so the work
+follows each sentence's own length, as in OpenNMT-py. The decoder runs one token at a time through
+``incremental.IncrementalBartDecoder`` (BART-shaped backbones: every model ``paraguide train`` builds from
+scratch); other backbones use ``generate``.
 
 The search itself is transformers' (5.x ``_beam_search`` with ``early_stopping=False``, its default), step
 for step: 2·beams candidates per sentence, finished hypotheses scored sum / length ** length_penalty, a
@@ -173,8 +173,9 @@ def beam_search(
         n_open, group = int((~done).sum()), LEAVE_IN_GROUPS_OF
         n_next = n_open if n_open <= group else -(-n_open // group) * group
         if n_next < live:
-            fill = done.nonzero().flatten()[: n_next - n_open]
-            stay = torch.cat([(~done).nonzero().flatten(), fill]).sort().values
+            kept = ~done
+            kept[done.nonzero().flatten()[: n_next - n_open]] = True  # the first decided ones fill the group
+            stay = kept.nonzero().flatten()
             done = done[stay]
             parents = parents.view(live, k)[stay].flatten()
             sentence, running, running_scores = sentence[stay], running[stay], running_scores[stay]

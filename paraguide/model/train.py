@@ -306,6 +306,11 @@ def evaluate(model, tokenizer, rows, data, config: TrainConfig, accelerator) -> 
     }
 
 
+# mallopt settings of keep_freed_memory: glibc's name -> (<malloc.h> parameter, value). The same settings
+# as environment variables, for another program (benchmarks): MALLOC_<name>_=value.
+KEEP_FREED_MEMORY = {"MMAP_MAX": (-4, 0), "TRIM_THRESHOLD": (-1, 1 << 30)}
+
+
 def keep_freed_memory() -> bool:
     """Make glibc's malloc keep the memory the process frees, for reuse, rather than return it to the
     system; True if it took effect (Linux with glibc).
@@ -327,11 +332,6 @@ def keep_freed_memory() -> bool:
         return False
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     return all(libc.mallopt(param, value) for param, value in KEEP_FREED_MEMORY.values())
-
-
-# mallopt settings of keep_freed_memory: glibc's name -> (<malloc.h> parameter, value). The same settings
-# as environment variables, for another program (benchmarks): MALLOC_<name>_=value.
-KEEP_FREED_MEMORY = {"MMAP_MAX": (-4, 0), "TRIM_THRESHOLD": (-1, 1 << 30)}
 
 
 def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
