@@ -183,8 +183,11 @@ def _optional_type(annotation: str):
 TRAIN_HELP = {
     "heldout_file": "validation JSONL (default: the .heldout.jsonl next to --train-file)",
     "size": "model size from scratch: tiny | small | base (Transformer-base, the paper's)",
-    "backbone": "local Hugging Face seq2seq checkpoint folder (T5, BART, mT5, mBART ...; safetensors) to put "
-    "the copy head on, instead of a model from scratch; its tokenizer is used, extended with <sep>/<empty>",
+    "init_from": "a paraguide model folder to continue training from: its weights and tokenizer (e.g. the bundled "
+    "model on a new --input-format, or for more epochs on new data); the optimizer starts afresh",
+    "backbone": "local Hugging Face checkpoint folder (safetensors) to put the copy head on, instead of a model "
+    "from scratch: a seq2seq model (T5, BART, mT5, mBART ...), or a BERT-type encoder (BERT, RoBERTa, MiniLM ...) "
+    "that warm-starts both encoder and decoder (BERT2BERT); its tokenizer is used, extended with <sep>/<empty>",
     "lora": "with --backbone: train LoRA adapters (peft), the copy head and the new tokens' embeddings only",
     "lora_r": "LoRA rank",
     "lora_alpha": "LoRA scaling alpha",
@@ -192,6 +195,11 @@ TRAIN_HELP = {
     "lora_target_modules": "comma-separated module names for LoRA, or all-linear (default: peft's choice for the model "
     "type, the attention query/value projections)",
     "use_copy": "turn off the copy mechanism (for comparison)",
+    "input_format": "suggestion: '<suggestion> <sep> <question>' (Gan & Ng); replace: '<matched> <sep> <suggestion> "
+    "<sep> <question>', the question's phrase the suggestion replaces from each example's 'matched' field, "
+    "which teaches the model to substitute (the use-time sources know that phrase)",
+    "patience": "early stopping: stop after this many evaluations without a lower held-out loss; the best "
+    "evaluation's weights are the ones saved (default: train to the end)",
     "vocab_size": "SentencePiece vocabulary size (paper: 8000)",
     "lowercase": "keep case (default: lower-case, as the paper)",
     "batch_size": "examples per process and step",
@@ -261,7 +269,9 @@ def _add_paraphrase(sub) -> None:
         description=textwrap.dedent(
             """\
             Paraphrase one question (with one or more --suggestion) or every question of --input: a text file
-            (one question per line), a TSV (question<TAB>suggestion) or JSONL ({"question", "suggestion"}).
+            (one question per line), a TSV (question<TAB>suggestion[<TAB>replaces]) or JSONL ({"question",
+            "suggestion", "replaces"}). "replaces" is the question's phrase the suggestion stands for; models
+            trained with --input-format replace use it (the others ignore it).
             Writes JSONL (one line per input: question, suggestion, paraphrases with text, score and whether the
             suggestion appears) to --output or standard output.
             """
@@ -270,6 +280,7 @@ def _add_paraphrase(sub) -> None:
             """\
             examples:
               paraguide paraphrase "how can i learn python quickly?" --suggestion "fastest way"
+              paraguide paraphrase "who built the tower of hercules?" --suggestion erected --replaces built
               paraguide paraphrase "怎样才能快速学会游泳" --lang zh --model models/zh
               paraguide paraphrase --input questions.tsv --output paraphrases.jsonl --model models/en --num-return 3
             """
@@ -277,6 +288,12 @@ def _add_paraphrase(sub) -> None:
     )
     p.add_argument("question", nargs="?", help="a question to paraphrase")
     p.add_argument("--suggestion", action="append", default=None, help="a suggestion to use (repeatable)")
+    p.add_argument(
+        "--replaces",
+        action="append",
+        default=None,
+        help="the question's phrase a --suggestion replaces (repeatable, one per --suggestion, in order)",
+    )
     p.add_argument("--input", help="file of questions (txt, tsv or jsonl)")
     p.add_argument("--output", help="JSONL to write (default: standard output)")
     p.add_argument(
@@ -310,7 +327,8 @@ def _add_paraphrase(sub) -> None:
     p.set_defaults(run=_run_paraphrase)
 
 
-def _read_questions(path: str) -> list[tuple[str, str | None]]:
+def _read_questions(path: str) -> list[tuple[str, str | None, str | None]]:
+    """(question, suggestion, the phrase it replaces) per input line."""
     from paraguide.data.io import iter_lines, read_jsonl
     from paraguide.errors import DataError
 
@@ -319,15 +337,20 @@ def _read_questions(path: str) -> list[tuple[str, str | None]]:
         for line, obj in read_jsonl(path):
             if not isinstance(obj.get("question"), str) or not obj["question"].strip():
                 raise DataError(path, "missing or empty question", line=line, field="question")
-            items.append((obj["question"], obj.get("suggestion") or None))
+            items.append((obj["question"], obj.get("suggestion") or None, obj.get("replaces") or None))
         return items
     for line, text in iter_lines(path):
         if not text.strip():
             continue
         cells = text.split("\t")
-        if len(cells) > 2 or not cells[0].strip():
-            raise DataError(path, "expected 'question' or 'question<TAB>suggestion'", line=line)
-        items.append((cells[0], cells[1] if len(cells) == 2 and cells[1].strip() else None))
+        if len(cells) > 3 or not cells[0].strip():
+            raise DataError(
+                path,
+                "expected 'question', 'question<TAB>suggestion' or 'question<TAB>suggestion<TAB>replaces'",
+                line=line,
+            )
+        cells += [""] * (3 - len(cells))
+        items.append((cells[0], cells[1].strip() or None, cells[2].strip() or None))
     return items
 
 
@@ -341,13 +364,18 @@ def _run_paraphrase(args) -> int:
     if args.input:
         items = _read_questions(args.input)
     else:
-        items = [(args.question, s) for s in (args.suggestion or [None])]
+        suggestions = args.suggestion or [None]
+        replaces = args.replaces or [None] * len(suggestions)
+        if len(replaces) != len(suggestions):
+            raise ValueError(f"{len(replaces)} --replaces for {len(suggestions)} --suggestion; give one each")
+        items = [(args.question, s, r) for s, r in zip(suggestions, replaces, strict=True)]
     paraphraser = Paraphraser.from_pretrained(
         args.model or default_model_path(args.lang), device=args.device, dtype=args.dtype
     )
     results = paraphraser.paraphrase(
-        [q for q, _ in items],
-        [s for _, s in items],
+        [q for q, _, _ in items],
+        [s for _, s, _ in items],
+        matched=[r for _, _, r in items],
         num_beams=args.num_beams,
         num_return_sequences=args.num_return,
         batch_size=args.batch_size,
@@ -357,7 +385,7 @@ def _run_paraphrase(args) -> int:
     )
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
-        for (question, suggestion), paraphrases in zip(items, results, strict=True):
+        for (question, suggestion, _), paraphrases in zip(items, results, strict=True):
             record = {
                 "question": question,
                 "suggestion": suggestion or "",
@@ -464,7 +492,7 @@ def _run_suggest(args) -> int:
         questions = [r["question"] for r in rows]
         extra = {k: [r[k[:-1]] for r in rows] for k in ("contexts", "answers", "answer_starts")}
     else:
-        questions = [q for q, _ in _read_questions(args.input)]
+        questions = [q for q, _, _ in _read_questions(args.input)]
     options = {}
     if args.source.startswith("ppdb"):
         options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en")
@@ -499,7 +527,7 @@ def _run_suggest(args) -> int:
 def _add_score(sub) -> None:
     p = sub.add_parser(
         "score",
-        help="similarity score of each question pair (sim, embedding, lexical, wmd)",
+        help="similarity (sim, embedding, lexical, wmd) or relative fluency of each question pair",
         formatter_class=_formatter,
         description=textwrap.dedent(
             """\
@@ -515,6 +543,8 @@ def _add_score(sub) -> None:
               lexical[:MEASURE]     LCQMC's measures: word_overlap (default), ngram_overlap, edit_similarity, cosine
               embedding[:FOLDER]    cosine of sentence-transformers embeddings (default: bundled all-MiniLM-L6-v2)
               wmd[:SIM_FOLDER]      1 − word mover's distance over a sim scorer's word vectors (default: bundled)
+              fluency[:LM_FOLDER]   how well b reads relative to a: SLOR(b) − SLOR(a) under a question LM
+                                    (default: the bundled lm-en / lm-zh for --lang; 0 = as fluent as a)
 
             examples:
               paraguide score --scorer embedding --input pairs.tsv
@@ -525,7 +555,7 @@ def _add_score(sub) -> None:
     p.add_argument(
         "--scorer",
         required=True,
-        help="sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE] | wmd[:SIM_FOLDER]",
+        help="sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE] | wmd[:SIM_FOLDER] | fluency[:LM_FOLDER]",
     )
     p.add_argument("--input", required=True, help="pairs file (format detected)")
     p.add_argument(
@@ -533,7 +563,10 @@ def _add_score(sub) -> None:
     )
     p.add_argument("--output", help="TSV to write: score, a, b, label (default: scores on standard output)")
     p.add_argument(
-        "--lang", choices=("en", "zh"), default="en", help="tokenisation for lexical (default: en)"
+        "--lang",
+        choices=("en", "zh"),
+        default="en",
+        help="tokenisation for lexical, bundled model for sim and fluency (default: en)",
     )
     p.add_argument("--batch-size", type=int, default=1024, help="pairs per batch (default: 1024)")
     p.set_defaults(run=_run_score)
@@ -665,6 +698,9 @@ BUILD_HELP = {
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "scorer": "similarity scorer: sim, embedding, wmd, lexical:MEASURE",
     "threshold": "similarity threshold (default: the scorer's calibrated one for the use)",
+    "fluency": "fluency filter's question LM: bundled (the LM of --lang), a folder, or off",
+    "fluency_threshold": "fluency threshold: SLOR(paraphrase) - SLOR(question) below it is dropped "
+    "(default: the LM's calibrated one for the use)",
     "top_k": "suggestions tried per question and step",
     "steps": "iterations: each paraphrases the previous step's output",
     "num_beams": "beam size",

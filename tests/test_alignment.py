@@ -1,5 +1,12 @@
+import pytest
+
 from paraguide.data.pairs import parse_alignment
-from paraguide.suggest.alignment import AlignmentSuggester, monolingual_alignment, target_phrases
+from paraguide.suggest.alignment import (
+    AlignmentSuggester,
+    monolingual_alignment,
+    replaced_phrase,
+    target_phrases,
+)
 
 SOURCE = "what nutrients do green peppers have in them ?"
 TARGET = "what nutrients does a green pepper contain ?"
@@ -58,3 +65,26 @@ def test_chinese_alignment_candidates_are_not_substrings_of_the_source():
     ]
     assert texts[0] == "爱"
     assert all(t not in "喜欢打篮球的男生喜欢什么样的女生" for t in texts)
+
+
+@pytest.mark.parametrize(
+    "source, target, phrase, lang, expected",
+    [
+        ("who built the tower of hercules?", "who erected the tower of hercules?", "erected", "en", "built"),
+        ("what are the best movies of 2016?", "what are the best films of 2016?", "films", "en", "movies"),
+        # new material (no source phrase it stands for): nothing is replaced
+        (
+            "how can i learn python quickly?",
+            "what is the fastest way to learn python?",
+            "fastest way",
+            "en",
+            "",
+        ),
+        ("how do i get rid of acne?", "what is the best way to remove acne?", "remove", "en", ""),
+        ("what is the best way?", "what is the best way?", "not there", "en", ""),
+        ("北京有哪些好玩的地方", "北京有什么好玩的景点", "景点", "zh", "地方"),
+        ("怎样才能学好英语口语", "如何提高英语口语水平", "提高", "zh", "学好"),
+    ],
+)
+def test_replaced_phrase(source, target, phrase, lang, expected):
+    assert replaced_phrase(source, target, phrase, lang) == expected

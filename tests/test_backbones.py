@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("peft")
 
 from safetensors.torch import load_file  # noqa: E402
-from tiny_checkpoints import make_bart, make_t5  # noqa: E402
+from tiny_checkpoints import make_bart, make_bert, make_t5  # noqa: E402
 from toy_corpus import toy_texts, write_toy_corpus  # noqa: E402
 
 from paraguide.model.backbone import load_checkpoint_model, load_checkpoint_tokenizer  # noqa: E402
@@ -134,5 +134,35 @@ def test_checkpoints_that_are_not_local_safe_seq2seq_folders_are_refused(checkpo
     decoder_only.mkdir()
     (decoder_only / "config.json").write_text('{"model_type": "gpt2"}')
     (decoder_only / "model.safetensors").write_bytes(b"")
-    with pytest.raises(ValueError, match="gpt2 is not an encoder-decoder"):
+    with pytest.raises(
+        ValueError, match="gpt2 is not an encoder-decoder .seq2seq. model, nor a BERT-type encoder"
+    ):
         load_checkpoint_model(decoder_only, 100)
+
+
+def test_bert_encoder_checkpoint_warm_starts_encoder_and_decoder(corpus, tmp_path):
+    # BERT2BERT (Rothe et al. 2020): a tiny BERT built here stands in for all-MiniLM-L6-v2.
+    make_bert(tmp_path / "bert", toy_texts())
+    result = train(config(corpus, tmp_path / "bert", tmp_path / "m", max_steps=150))
+    assert result["suggestion_inclusion"] >= 0.9, result
+    paraphraser = Paraphraser.from_pretrained(tmp_path / "m", device="cpu", dtype="float32")
+    backbone = paraphraser.model.backbone
+    assert type(backbone).__name__ == "EncoderDecoderModel"
+    assert backbone.decoder.config.add_cross_attention and backbone.decoder.config.is_decoder
+    [[best]] = paraphraser.paraphrase(["how can i learn chess?"], ["cheapest way"], num_beams=2)
+    assert best.text == "what is the cheapest way to learn chess?" and best.includes_suggestion
+    # save -> load: the same weights, the same outputs
+    paraphraser.model.save_pretrained(tmp_path / "again")
+    paraphraser.tokenizer.save_pretrained(tmp_path / "again")
+    again = Paraphraser.from_pretrained(tmp_path / "again", device="cpu", dtype="float32")
+    questions, suggestions = ["how can i learn piano?", "how can i learn rust?"], ["easiest way", None]
+    first = paraphraser.paraphrase(questions, suggestions, num_beams=3, num_return_sequences=2)
+    assert again.paraphrase(questions, suggestions, num_beams=3, num_return_sequences=2) == first
+
+
+def test_bert_tokenizer_ends_texts_with_sep(tmp_path):
+    make_bert(tmp_path / "bert", toy_texts())
+    tokenizer = load_checkpoint_tokenizer(tmp_path / "bert")
+    assert tokenizer.eos_token == "[SEP]"  # a BERT text ends with [SEP]: so does a generated one
+    ids = tokenizer("how can i learn chess?")["input_ids"]
+    assert ids[0] == tokenizer.cls_token_id and ids[-1] == tokenizer.sep_token_id

@@ -42,7 +42,7 @@ class ScriptedParaphraser:
     def __init__(self, outputs: dict[tuple[str, str | None], str]):
         self.outputs, self.calls = outputs, []
 
-    def paraphrase(self, questions, suggestions, num_beams=4, batch_size=32):
+    def paraphrase(self, questions, suggestions, num_beams=4, batch_size=32, matched=None):
         self.calls.append(list(zip(questions, suggestions, strict=True)))
         return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
 

@@ -88,8 +88,12 @@ def test_prepare_rules_hold(pair_file, tmp_path):
     assert check["failures"] == {}
     train, heldout = records(tmp_path / "train.jsonl"), records(tmp_path / "train.heldout.jsonl")
     assert report["examples"]["train"]["count"] == len(train) and len(heldout) > 0
-    assert set(train[0]) == {"source", "target", "suggestion", "method", "lang", "origin"}
+    assert set(train[0]) == {"source", "target", "suggestion", "matched", "method", "lang", "origin"}
     assert {r["method"] for r in train} == {"textrank", "empty"}
+    # "matched": a phrase of the source (what the suggestion replaces), or "" -- never for the empty suggestion
+    assert all(r["matched"] in r["source"] for r in train) and any(r["matched"] for r in train)
+    assert not any(r["matched"] for r in train if not r["suggestion"])
+    assert report["examples"]["train"]["with_replaced_phrase"] == sum(bool(r["matched"]) for r in train)
     assert all(r["source"] == r["source"].lower() for r in train)
     assert train[0]["origin"] == f"{pair_file}:1"
     # Both directions of a pair, on the same side of the split.

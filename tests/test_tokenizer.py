@@ -60,3 +60,23 @@ def test_saved_tokenizer_reloads_identically(tokenizer_dir, tmp_path):
     text = model_input("best way", "what is the fastest way to learn python?")
     assert again(text).input_ids == tok(text).input_ids
     assert (tokenizer_dir / "spiece.model").exists() and (tokenizer_dir / "tokenizer.json").exists()
+
+
+def test_model_input_formats():
+    from paraguide.model.tokenizer import model_input
+
+    assert (
+        model_input("fastest way", "how can i learn python?") == "fastest way <sep> how can i learn python?"
+    )
+    assert model_input(None, "why?") == "<empty> <sep> why?"
+    assert (
+        model_input("erected", "who built it?", "built", "replace")
+        == "built <sep> erected <sep> who built it?"
+    )
+    assert (
+        model_input("erected", "who built it?", None, "replace")
+        == "<empty> <sep> erected <sep> who built it?"
+    )
+    assert model_input(" ", "why?", "", "replace") == "<empty> <sep> <empty> <sep> why?"
+    with pytest.raises(ValueError, match="unknown input format 'markers'"):
+        model_input("x", "why?", "y", "markers")

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("accelerate")
 
 from safetensors.torch import load_file  # noqa: E402
-from toy_corpus import write_toy_corpus  # noqa: E402
+from toy_corpus import write_replace_corpus, write_toy_corpus  # noqa: E402
 
 from paraguide.model.paraphraser import Paraphraser, includes  # noqa: E402
 from paraguide.model.train import TrainConfig, epoch_batches, example_length, train  # noqa: E402
@@ -122,6 +122,35 @@ def test_train_writes_a_model_that_learns_and_uses_suggestions(corpus, tmp_path)
     assert out[0][0].score >= out[0][1].score
 
 
+def test_replace_format_learns_which_phrase_the_suggestion_replaces(tmp_path):
+    corpus = write_replace_corpus(tmp_path)
+    config = tiny(
+        corpus, tmp_path / "m", max_steps=300, input_format="replace", batch_size=32, label_smoothing=0.0
+    )
+    result = train(config)
+    assert result["suggestion_inclusion"] >= 0.9
+    paraphraser = Paraphraser.from_pretrained(tmp_path / "m", device="cpu")
+    assert paraphraser.model.config.input_format == "replace"
+    question = "which old city has cheap food?"
+    out = paraphraser.paraphrase([question, question], ["famous", "famous"], matched=["old", "cheap"])
+    assert [o[0].text for o in out] == [
+        "which famous city has cheap food?",
+        "which old city has famous food?",
+    ]
+
+
+def test_early_stopping_keeps_the_best_evaluation(corpus, tmp_path):
+    # lr far too high: held-out loss rises after the first evaluations, and training stops
+    result = train(
+        tiny(corpus, tmp_path / "m", max_steps=200, eval_every=5, patience=2, lr=0.3, warmup_steps=1)
+    )
+    metrics = [json.loads(line) for line in (tmp_path / "m" / "metrics.jsonl").read_text().splitlines()]
+    best = min(metrics, key=lambda m: m["heldout_loss"])
+    assert result["early_stopped"] and result["step"] < 200
+    assert result["best_step"] == best["step"] and result["step"] == best["step"] + 2 * 5
+    assert result["heldout_loss"] == best["heldout_loss"]  # the saved model is the best one
+
+
 def test_resume_equals_an_uninterrupted_run(corpus, tmp_path):
     train(tiny(corpus, tmp_path / "full", max_steps=12, save_every=4))
 
@@ -213,10 +242,24 @@ def test_paraphrase_command_errors(tmp_path, capsys):
     from paraguide.cli import main
 
     bad = tmp_path / "bad.tsv"
-    bad.write_text("a?\tb\tc\n")
+    bad.write_text("a?\tb\tc\td\n")
     assert main(["paraphrase", "--input", str(bad), "--model", str(tmp_path)]) == 1
-    assert f"{bad}:1: expected 'question' or 'question<TAB>suggestion'" in capsys.readouterr().err
+    assert f"{bad}:1: expected 'question', 'question<TAB>suggestion' or" in capsys.readouterr().err
+    assert main(["paraphrase", "why?", "--suggestion", "x", "--replaces", "a", "--replaces", "b"]) == 1
+    assert "2 --replaces for 1 --suggestion; give one each" in capsys.readouterr().err
     assert main(["paraphrase", "why?", "--input", str(bad)]) == 1
     assert "either a question or --input" in capsys.readouterr().err
     assert main(["paraphrase", "why?", "--model", str(tmp_path / "nothing")]) == 1
     assert "no model folder" in capsys.readouterr().err
+
+
+def test_init_from_continues_a_trained_model(corpus, tmp_path):
+    first = train(tiny(corpus, tmp_path / "a", max_steps=60))
+    config = tiny(corpus, tmp_path / "b", max_steps=60, init_from=str(tmp_path / "a"), input_format="replace")
+    second = train(config)
+    # the same vocabulary, the new input format, and a start where the first run ended, not from scratch
+    assert (tmp_path / "b" / "tokenizer.json").read_text() == (tmp_path / "a" / "tokenizer.json").read_text()
+    assert Paraphraser.from_pretrained(tmp_path / "b", device="cpu").model.config.input_format == "replace"
+    assert second["heldout_loss"] < first["heldout_loss"]
+    with pytest.raises(ValueError, match="either init_from"):
+        tiny(corpus, tmp_path / "c", init_from=str(tmp_path / "a"), backbone=str(tmp_path / "a"))

@@ -65,3 +65,23 @@ def make_bart(out, texts: list[str], d_model: int = 64, seed: int = 0):
     )
     BartForConditionalGeneration(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
+
+
+def make_bert(out, texts: list[str], hidden: int = 64, seed: int = 0):
+    """A BERT encoder checkpoint (MiniLM's shape, smaller) with a WordPiece vocabulary of the texts' words."""
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    torch.manual_seed(seed)
+    words = sorted({w for t in texts for w in t.lower().replace("?", " ?").split()})
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]
+    tokenizer = BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}, do_lower_case=True)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=hidden,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=2 * hidden,
+        max_position_embeddings=128,
+    )
+    BertModel(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)

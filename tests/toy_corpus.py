@@ -45,3 +45,27 @@ def toy_texts() -> list[str]:
     return [f"how can i learn {t}?" for t in THINGS] + [
         f"what is the {w} to learn {t}?" for w in WAYS for t in THINGS
     ]
+
+
+ADJECTIVES = ["big", "cheap", "old", "new", "quiet", "busy"]
+REPLACEMENTS = ["large", "modern", "famous", "small", "ancient"]
+
+
+def write_replace_corpus(folder):
+    """'which A city has B food?' with one of A, B (the example's "matched") replaced by the suggestion.
+    The suggestion fits either place, so only the matched phrase says which word goes: a model that
+    ignores it is right half the time."""
+    rng = random.Random(1)
+    rows = []
+    for _ in range(600):
+        a, b = rng.sample(ADJECTIVES, 2)
+        new = rng.choice(REPLACEMENTS)
+        source = f"which {a} city has {b} food?"
+        matched = rng.choice([a, b])
+        target = source.replace(f" {matched} ", f" {new} ")
+        rows.append(
+            dict(source=source, target=target, suggestion=new, matched=matched, method="x", lang="en")
+        )
+    for name, part in (("train.jsonl", rows[:560]), ("train.heldout.jsonl", rows[560:])):
+        (folder / name).write_text("".join(json.dumps(r) + "\n" for r in part))
+    return folder / "train.jsonl"

@@ -1,5 +1,9 @@
 """Pretrained backbones: a local Hugging Face seq2seq checkpoint (T5, BART, mT5, mBART, ...) under the copy
-head, optionally fine-tuned with LoRA through peft.
+head, optionally fine-tuned with LoRA through peft -- or a BERT-type *encoder* checkpoint (BERT, RoBERTa,
+ELECTRA, MiniLM ...) warm-starting both sides of a transformers ``EncoderDecoderModel`` (Rothe et al. 2020,
+"BERT2BERT"): the decoder is a copy of the same network with causal self-attention and new cross-attention
+layers. (Their BERTShare, decoder weights tied to the encoder's, is not offered: transformers 5 dropped
+``tie_encoder_decoder``.)
 
 Loading is offline and safe: local files only, safetensors only (a checkpoint with only a pickled
 ``pytorch_model.bin`` is refused, with a hint to convert it), never remote code. The checkpoint's own
@@ -32,6 +36,9 @@ def load_checkpoint_tokenizer(path: str | os.PathLike):
     # starts a text (what copying it into the output needs), whatever the tokenizer does with spaces.
     new = [AddedToken(t, lstrip=True, rstrip=True, special=True, normalized=False) for t in (SEP, EMPTY)]
     tokenizer.add_special_tokens({"additional_special_tokens": new}, replace_extra_special_tokens=False)
+    if tokenizer.eos_token is None and tokenizer.sep_token is not None and is_encoder_checkpoint(path):
+        # BERT-type: a text ends with [SEP], so the decoder's texts do too (Rothe et al.); [CLS] starts them.
+        tokenizer.eos_token = tokenizer.sep_token
     if tokenizer.eos_token is None:
         raise ValueError(f"{path}: the tokenizer has no end-of-sequence token")
     if tokenizer.pad_token is None:
@@ -39,19 +46,38 @@ def load_checkpoint_tokenizer(path: str | os.PathLike):
     return tokenizer
 
 
+# Encoder-only model types whose network transformers can also run as a decoder (causal self-attention
+# plus cross-attention), as EncoderDecoderModel needs.
+ENCODER_TYPES = ("bert", "roberta", "xlm-roberta", "electra", "camembert", "ernie", "bert-generation")
+
+
+def is_encoder_checkpoint(path: str | os.PathLike) -> bool:
+    """A BERT-type encoder checkpoint (warm-starts both sides of an EncoderDecoderModel)."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(os.fspath(path), local_files_only=True, trust_remote_code=False)
+    return not config.is_encoder_decoder and config.model_type in ENCODER_TYPES
+
+
 def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: float | None = None):
-    """The checkpoint's seq2seq model, its embeddings grown to ``vocab_size`` rows if needed."""
+    """The checkpoint's seq2seq model, its embeddings grown to ``vocab_size`` rows if needed; from a
+    BERT-type encoder, an ``EncoderDecoderModel`` warm-started from it on both sides."""
     from transformers import AutoConfig, AutoModelForSeq2SeqLM
 
     path = _checkpoint_dir(path)
     if not any(Path(path).glob("*.safetensors")):
         raise ValueError(
             f"{path}: no .safetensors weights; paraguide does not unpickle checkpoints. Convert it once "
-            "with `AutoModelForSeq2SeqLM.from_pretrained(path).save_pretrained(path)` in a trusted session."
+            "with `AutoModel.from_pretrained(path).save_pretrained(path)` in a trusted session."
         )
     config = AutoConfig.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+    if not config.is_encoder_decoder and config.model_type in ENCODER_TYPES:
+        return _encoder_decoder(path, vocab_size, dropout)
     if not config.is_encoder_decoder:
-        raise ValueError(f"{path}: {config.model_type} is not an encoder-decoder (seq2seq) model")
+        raise ValueError(
+            f"{path}: {config.model_type} is not an encoder-decoder (seq2seq) model, nor a BERT-type encoder "
+            f"({', '.join(ENCODER_TYPES)})"
+        )
     overrides = {}
     if dropout is not None:
         for key in ("dropout", "dropout_rate"):  # BART-style / T5-style names
@@ -62,6 +88,41 @@ def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: flo
     )
     if model.get_input_embeddings().num_embeddings < vocab_size:
         model.resize_token_embeddings(vocab_size)
+    return model
+
+
+def _encoder_decoder(path: str, vocab_size: int, dropout: float | None):
+    """BERT2BERT: encoder and decoder both initialised from the encoder checkpoint (the decoder's
+    cross-attention is new). Generation starts from [CLS] and ends at [SEP], as the tokenizer frames texts."""
+    from transformers import EncoderDecoderModel
+    from transformers.utils import logging as transformers_logging
+
+    tokenizer = load_checkpoint_tokenizer(path)
+    options = dict(local_files_only=True, trust_remote_code=False, use_safetensors=True)
+    if dropout is not None:
+        options.update(hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout)
+    # transformers reports the decoder's new cross-attention and LM-head weights as missing from the
+    # checkpoint ("seem corrupted"): expected here, they are what fine-tuning learns.
+    verbosity = transformers_logging.get_verbosity()
+    transformers_logging.set_verbosity_error()
+    try:
+        model = EncoderDecoderModel.from_encoder_decoder_pretrained(
+            path,
+            path,
+            **{f"encoder_{k}": v for k, v in options.items()},
+            **{f"decoder_{k}": v for k, v in options.items()},
+        )
+    finally:
+        transformers_logging.set_verbosity(verbosity)
+    config = model.config
+    config.decoder_start_token_id = tokenizer.cls_token_id
+    config.pad_token_id = tokenizer.pad_token_id
+    config.eos_token_id = tokenizer.sep_token_id
+    config.vocab_size = config.decoder.vocab_size
+    if model.get_input_embeddings().num_embeddings < vocab_size:
+        model.encoder.resize_token_embeddings(vocab_size)
+        model.decoder.resize_token_embeddings(vocab_size)
+        config.vocab_size = vocab_size
     return model
 
 

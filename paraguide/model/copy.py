@@ -88,9 +88,12 @@ def backbone_config(size: str, vocab_size: int, max_length: int = 256, dropout: 
 class CopyConfig(PretrainedConfig):
     model_type = "paraguide-copy"
 
-    def __init__(self, backbone: dict | None = None, use_copy: bool = True, **kwargs):
+    def __init__(
+        self, backbone: dict | None = None, use_copy: bool = True, input_format: str = "suggestion", **kwargs
+    ):
         self.backbone = dict(backbone or backbone_config("tiny", 512))
         self.use_copy = use_copy
+        self.input_format = input_format  # paraguide.model.tokenizer.model_input's format
         kwargs.setdefault("pad_token_id", self.backbone.get("pad_token_id", PAD_ID))
         kwargs.setdefault("eos_token_id", self.backbone.get("eos_token_id", EOS_ID))
         kwargs.setdefault("decoder_start_token_id", self.backbone.get("decoder_start_token_id", PAD_ID))
@@ -118,7 +121,7 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         self.backbone = (
             backbone if backbone is not None else AutoModelForSeq2SeqLM.from_config(config.backbone_config())
         )
-        d = self.backbone.config.d_model
+        d = hidden_size(self.backbone.config)
         self.copy_query = nn.Linear(d, d, bias=False)
         self.copy_key = nn.Linear(d, d, bias=False)
         self.p_gen = nn.Linear(2 * d, 1)
@@ -275,6 +278,13 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
 AutoConfig.register(CopyConfig.model_type, CopyConfig, exist_ok=True)
 
 
+def hidden_size(config) -> int:
+    """The width of a backbone's decoder states: ``d_model`` (BART, T5), or an EncoderDecoderModel's
+    decoder ``hidden_size`` (BERT2BERT)."""
+    decoder = getattr(config, "decoder", None)
+    return getattr(config, "d_model", None) or decoder.hidden_size
+
+
 def same_token(source_ids: torch.LongTensor) -> torch.Tensor:
     """(B, S, S): 1 where two source positions hold the same token; attention @ this sums a token's copy
     mass over all its positions."""
@@ -305,9 +315,13 @@ def smoothed_nll(log_probs: torch.Tensor, labels: torch.LongTensor, smoothing: f
 
 
 def build_model(
-    size: str = "small", vocab_size: int = 8000, use_copy: bool = True, **backbone
+    size: str = "small",
+    vocab_size: int = 8000,
+    use_copy: bool = True,
+    input_format: str = "suggestion",
+    **backbone,
 ) -> CopyGenerator:
     """A from-scratch model of a named size."""
     cfg = backbone_config(size, vocab_size)
     cfg.update(backbone)
-    return CopyGenerator(CopyConfig(backbone=cfg, use_copy=use_copy))
+    return CopyGenerator(CopyConfig(backbone=cfg, use_copy=use_copy, input_format=input_format))

@@ -112,9 +112,13 @@ class Paraphraser:
         length_penalty: float = 1.0,
         do_sample: bool = False,
         prefer_suggestion: bool = True,
+        matched: Sequence[str | None] | None = None,
         **generate_kwargs,
     ) -> list[list[Paraphrase]]:
         """For each question (with its suggestion, if any), ``num_return_sequences`` paraphrases, best first.
+
+        ``matched``: per question, the phrase its suggestion replaces (a :class:`~paraguide.suggest.Suggestion`'s
+        ``matched``); a model trained with input format "replace" is told it, others ignore it.
 
         ``prefer_suggestion``: with beam search, every beam is returned and those that contain the
         suggestion rank first (in beam-search order within each group); the beams are computed anyway, so this costs
@@ -124,6 +128,10 @@ class Paraphraser:
         suggestions = list(suggestions) if suggestions is not None else [None] * len(questions)
         if len(suggestions) != len(questions):
             raise ValueError(f"{len(questions)} questions but {len(suggestions)} suggestions")
+        matched = list(matched) if matched is not None else [None] * len(questions)
+        if len(matched) != len(questions):
+            raise ValueError(f"{len(questions)} questions but {len(matched)} matched phrases")
+        input_format = getattr(self.model.config, "input_format", "suggestion")
         if num_return_sequences > num_beams and not do_sample:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
         rerank = prefer_suggestion and not do_sample and num_beams > 1
@@ -131,8 +139,8 @@ class Paraphraser:
         # The training data was NFKC-normalised by `paraguide prepare` (full-width ？ became ?): the same here,
         # or the model meets characters it never saw.
         texts = [
-            model_input(normalize(s) if s else s, normalize(q))
-            for q, s in zip(questions, suggestions, strict=True)
+            model_input(normalize(s) if s else s, normalize(q), normalize(m) if m else m, input_format)
+            for q, s, m in zip(questions, suggestions, matched, strict=True)
         ]
         encoded = self.tokenizer(
             texts, truncation=True, max_length=self.model.config.backbone.get("max_position_embeddings", 256)

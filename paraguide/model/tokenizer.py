@@ -19,9 +19,26 @@ from pathlib import Path
 PAD, EOS, UNK, SEP, EMPTY = "<pad>", "</s>", "<unk>", "<sep>", "<empty>"
 
 
-def model_input(suggestion: str | None, question: str) -> str:
-    """``"<suggestion> <sep> <question>"``; no suggestion (None or "") gives the ``<empty>`` token."""
-    return f"{suggestion.strip() if suggestion and suggestion.strip() else EMPTY} {SEP} {question.strip()}"
+INPUT_FORMATS = ("suggestion", "replace")
+
+
+def model_input(
+    suggestion: str | None, question: str, matched: str | None = None, input_format: str = "suggestion"
+) -> str:
+    """The paraphraser's input. ``"suggestion"`` (Gan & Ng): ``"<suggestion> <sep> <question>"``.
+    ``"replace"``: ``"<matched> <sep> <suggestion> <sep> <question>"``, where ``matched`` is the question's
+    phrase the suggestion replaces -- what every use-time source knows (PPDB, WordNet, Cilin) -- so the
+    model learns to substitute rather than to insert the suggestion somewhere. A missing suggestion or
+    matched phrase (None or "") is the ``<empty>`` token."""
+
+    def field(text: str | None) -> str:
+        return text.strip() if text and text.strip() else EMPTY
+
+    if input_format == "replace":
+        return f"{field(matched)} {SEP} {field(suggestion)} {SEP} {question.strip()}"
+    if input_format != "suggestion":
+        raise ValueError(f"unknown input format {input_format!r}; choose {' or '.join(INPUT_FORMATS)}")
+    return f"{field(suggestion)} {SEP} {question.strip()}"
 
 
 def train_tokenizer(

@@ -30,7 +30,7 @@ from paraguide.data.io import output_paths, read_jsonl, write_json
 from paraguide.errors import DataError
 from paraguide.model.backbone import add_lora, load_checkpoint_model, load_checkpoint_tokenizer, merge_lora
 from paraguide.model.copy import CopyConfig, CopyGenerator, build_model
-from paraguide.model.tokenizer import EMPTY, SEP, load_tokenizer, model_input, train_tokenizer
+from paraguide.model.tokenizer import EMPTY, INPUT_FORMATS, SEP, load_tokenizer, model_input, train_tokenizer
 
 
 @dataclass
@@ -39,13 +39,17 @@ class TrainConfig:
     output_dir: str
     heldout_file: str | None = None  # default: the held-out split written next to train_file
     size: str = "small"  # tiny | small | base (from scratch; ignored with `backbone`)
-    backbone: str | None = None  # local HF seq2seq checkpoint folder (T5, BART, mT5, mBART ...)
+    backbone: str | None = None  # local HF seq2seq checkpoint folder (T5, BART ...) or BERT-type encoder
+    init_from: str | None = None  # a paraguide model folder to continue from (its tokenizer and weights)
     lora: bool = False  # train LoRA adapters (peft) instead of the whole backbone
     lora_r: int = 16
     lora_alpha: int = 32
     lora_dropout: float = 0.05
     lora_target_modules: str | None = None  # comma-separated; default: peft's for the model type
     use_copy: bool = True
+    # "suggestion": <suggestion> <sep> <question>; "replace": <matched> <sep> <suggestion> <sep> <question>,
+    # the phrase the suggestion replaces taken from each example's "matched" field (paraguide prepare)
+    input_format: str = "suggestion"
     vocab_size: int = 8000  # SentencePiece vocabulary trained from scratch (not with `backbone`)
     lowercase: bool = True  # lower-case the from-scratch vocabulary (a backbone's tokenizer is kept)
     max_source_tokens: int = 64
@@ -63,11 +67,20 @@ class TrainConfig:
     save_every: int = 1000
     eval_every: int = 1000
     eval_examples: int = 500
+    patience: int | None = None  # early stopping on held-out loss (evaluations); the best weights are kept
     seed: int = 13
     resume: bool = False
     keep_checkpoints: int = 2
 
     def __post_init__(self):
+        if self.input_format not in INPUT_FORMATS:
+            raise ValueError(
+                f"input_format must be one of {', '.join(INPUT_FORMATS)}, got {self.input_format!r}"
+            )
+        if self.patience is not None and self.patience < 1:
+            raise ValueError("patience must be at least 1 evaluation")
+        if self.init_from and self.backbone:
+            raise ValueError("give either init_from (a paraguide model to continue) or backbone, not both")
         if self.lora and not self.backbone:
             raise ValueError("lora needs a pretrained backbone (--backbone PATH); from scratch, train it all")
 
@@ -78,19 +91,26 @@ def read_examples(path: str | os.PathLike) -> list[dict]:
         for key in ("source", "target", "suggestion"):
             if not isinstance(r.get(key), str):
                 raise DataError(str(path), f"missing or non-string field {key!r}", line=line, field=key)
+        if not isinstance(r.get("matched", ""), str):
+            raise DataError(str(path), "non-string field 'matched'", line=line, field="matched")
         rows.append(r)
     return rows
 
 
 def encode(tokenizer, rows: list[dict], config: TrainConfig) -> list[tuple[list[int], list[int]]]:
     sources = tokenizer(
-        [model_input(r["suggestion"], r["source"]) for r in rows],
+        [model_input(r["suggestion"], r["source"], r.get("matched"), config.input_format) for r in rows],
         truncation=True,
         max_length=config.max_source_tokens,
     )["input_ids"]
     targets = tokenizer([r["target"] for r in rows], truncation=True, max_length=config.max_target_tokens)[
         "input_ids"
     ]
+    # A BERT-type tokenizer (a [CLS], no BOS token) starts every text with [CLS]; the decoder starts from it
+    # (its decoder_start_token_id), so the labels do not repeat it. BART's <s> is its BOS and stays.
+    cls = tokenizer.cls_token_id if tokenizer.bos_token is None else None
+    if cls is not None:
+        targets = [t[1:] if t and t[0] == cls else t for t in targets]
     return list(zip(sources, targets, strict=True))
 
 
@@ -149,7 +169,9 @@ def train(config: TrainConfig, on_step=None) -> dict:
     # saved with the model and reused on resume.
     rows = read_examples(config.train_file)
     if accelerator.is_main_process and not (out / "tokenizer.json").exists():
-        if config.backbone:
+        if config.init_from:
+            load_tokenizer(config.init_from).save_pretrained(out)
+        elif config.backbone:
             load_checkpoint_tokenizer(config.backbone).save_pretrained(out)
         else:
             texts = [t for r in rows for t in (r["source"], r["target"])]
@@ -184,6 +206,13 @@ def train(config: TrainConfig, on_step=None) -> dict:
         step = json.loads((ckpt / "paraguide_state.json").read_text())["step"]
         accelerator.print(f"resumed from {ckpt} at step {step}")
 
+    # Early stopping: the best evaluation so far (saved in best/ with its weights, so a resumed run knows it).
+    best = (
+        json.loads((out / "best" / "best.json").read_text())
+        if config.resume and (out / "best" / "best.json").exists()
+        else None
+    )
+    stopped = False
     metrics_file = out / "metrics.jsonl"
     bar = tqdm(total=total, initial=step, desc="train", disable=not accelerator.is_local_main_process)
     micro = step * config.grad_accum  # micro-batches already consumed
@@ -228,15 +257,27 @@ def train(config: TrainConfig, on_step=None) -> dict:
                 if accelerator.is_main_process:
                     with open(metrics_file, "a", encoding="utf-8") as f:
                         f.write(json.dumps(result) + "\n")
+                if config.patience and "heldout_loss" in result:
+                    best, stopped = _early_stopping(accelerator, model, out, result, best, config.patience)
                 model.train()
             if step % config.save_every == 0 and step < total:
                 _save_checkpoint(accelerator, out, step, config.keep_checkpoints)
             if on_step is not None:
                 on_step(step)
-            if step >= total:
+            if step >= total or stopped:
                 break
+        if stopped:
+            accelerator.print(
+                f"early stopping at step {step}: best held-out loss {best['heldout_loss']} at step {best['step']}"
+            )
+            break
         epoch += 1
     bar.close()
+    if best is not None and best["step"] != step:  # the best evaluation's weights, not the last ones
+        from safetensors.torch import load_file
+
+        state = load_file(str(out / "best" / "model.safetensors"))
+        accelerator.unwrap_model(model).load_state_dict(state, strict=False)
 
     final = evaluate(
         accelerator.unwrap_model(model), tokenizer, heldout_rows, heldout_data, config, accelerator
@@ -244,6 +285,8 @@ def train(config: TrainConfig, on_step=None) -> dict:
     final.update(
         step=step, train_seconds=round(time.perf_counter() - started, 1), processes=accelerator.num_processes
     )
+    if best is not None:
+        final.update(best_step=best["step"], early_stopped=stopped)
     if accelerator.is_main_process:
         merge_lora(accelerator.unwrap_model(model))  # a plain model from here on: saves, loads as any
         accelerator.unwrap_model(model).save_pretrained(out)
@@ -335,13 +378,30 @@ def keep_freed_memory() -> bool:
 
 
 def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
-    """From scratch at a named size, or the copy head over a checkpoint (optionally with LoRA)."""
+    """From scratch at a named size, a paraguide model to continue, or the copy head over a checkpoint
+    (optionally with LoRA)."""
+    if config.init_from:
+        # Continue a trained paraphraser (e.g. on a new input format or more data): its weights and
+        # vocabulary; dropout and input format are this run's.
+        model = CopyGenerator.from_pretrained(config.init_from, dtype=torch.float32)
+        model.config.input_format = config.input_format
+        for module in model.modules():
+            if isinstance(module, torch.nn.Dropout):
+                module.p = config.dropout
+        return model
     if not config.backbone:
         return build_model(
-            config.size, vocab_size=len(tokenizer), use_copy=config.use_copy, dropout=config.dropout
+            config.size,
+            vocab_size=len(tokenizer),
+            use_copy=config.use_copy,
+            input_format=config.input_format,
+            dropout=config.dropout,
         )
     backbone = load_checkpoint_model(config.backbone, len(tokenizer), dropout=config.dropout)
-    model = CopyGenerator(CopyConfig(backbone=backbone.config.to_dict(), use_copy=config.use_copy), backbone)
+    copy_config = CopyConfig(
+        backbone=backbone.config.to_dict(), use_copy=config.use_copy, input_format=config.input_format
+    )
+    model = CopyGenerator(copy_config, backbone)
     if config.lora:
         targets = config.lora_target_modules
         model.backbone = add_lora(
@@ -353,6 +413,21 @@ def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
             trainable_token_ids=tokenizer.convert_tokens_to_ids([SEP, EMPTY]),
         )
     return model
+
+
+def _early_stopping(accelerator, model, out: Path, result: dict, best: dict | None, patience: int):
+    """Record an evaluation; returns (best so far, stop?). A new best saves its weights in ``out/best``."""
+    if best is None or result["heldout_loss"] < best["heldout_loss"]:
+        best = {"step": result["step"], "heldout_loss": result["heldout_loss"], "waited": 0}
+        if accelerator.is_main_process:
+            accelerator.unwrap_model(model).save_pretrained(out / "best")
+    else:
+        best = {**best, "waited": best["waited"] + 1}
+    if accelerator.is_main_process:
+        (out / "best").mkdir(exist_ok=True)
+        (out / "best" / "best.json").write_text(json.dumps(best))
+    accelerator.wait_for_everyone()
+    return best, best["waited"] >= patience
 
 
 def _lora_targets(targets: str | None) -> str | list[str] | None:

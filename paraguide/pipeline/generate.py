@@ -111,6 +111,7 @@ class QuestionParaphraser:
             [s.text if s else None for _, s in inputs],
             num_beams=self.num_beams,
             batch_size=self.batch_size,
+            matched=[s.matched if s else None for _, s in inputs],
         )
         candidates: dict[int, list[Candidate]] = {}
         for (i, s), outputs in zip(inputs, generated, strict=True):

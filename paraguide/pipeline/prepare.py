@@ -30,7 +30,7 @@ from tqdm.auto import tqdm
 from paraguide.data.io import output_paths, write_json, write_jsonl
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.errors import BadRecords
-from paraguide.suggest.alignment import AlignmentSuggester, occurs_in
+from paraguide.suggest.alignment import AlignmentSuggester, occurs_in, replaced_phrase
 from paraguide.suggest.textrank import TextRank
 from paraguide.text.normalize import normalize, pair_key
 from paraguide.text.pos import has_tagger
@@ -99,6 +99,7 @@ class _Example:
     suggestion: str | None = None
     method: str = ""
     suggestion_tokens: int = 0
+    matched: str = ""  # the source phrase the suggestion replaces ("" if none: new material)
 
 
 @dataclass
@@ -152,6 +153,15 @@ def _analyse_pair(item: tuple[str, str, object]):
     return (len(spans_a), len(spans_b)), _texts(forward, config), _texts(backward, config)
 
 
+def _matched(item: tuple[str, str, str]) -> str:
+    """Replaced-phrase task: the source phrase an example's suggestion replaces ("" if none)."""
+    source, target, suggestion = item
+    config: PrepareConfig = _worker["config"]
+    if not suggestion:
+        return ""
+    return replaced_phrase(source, target, suggestion, config.lang, config.max_phrase)
+
+
 def _texts(phrases, config: PrepareConfig) -> list[tuple[str, tuple[str, ...]]]:
     """Candidates as (text as written, lower-cased words): small to send back from a worker."""
     return [(_case(p.text, config), p.words) for p in phrases]
@@ -163,9 +173,7 @@ def _case(text: str, config: PrepareConfig) -> str:
 
 def _map(fn, items: list, config: PrepareConfig, desc: str, progress: bool) -> list:
     workers = config.workers or os.cpu_count() or 1
-    bar = dict(
-        total=len(items), desc=desc, unit="q" if fn is _analyse_question else "pair", disable=not progress
-    )
+    bar = dict(total=len(items), desc=desc, unit="pair" if fn is _analyse_pair else "q", disable=not progress)
     if workers == 1 or len(items) < 200:
         _init_worker(config)
         return [fn(x) for x in tqdm(items, **bar)]
@@ -273,6 +281,13 @@ def prepare(
     for name, examples in splits.items():
         selection[name] = _assign(examples, config, random.Random(f"{config.seed}:{name}"))
         splits[name] = [e for e in examples if e.suggestion is not None]
+        # What each suggestion replaces in its source (the use-time sources know theirs): a model trained
+        # with input_format "replace" learns to substitute it rather than insert the suggestion anywhere.
+        items = [(e.source, e.target, e.suggestion) for e in splits[name]]
+        for e, matched in zip(
+            splits[name], _map(_matched, items, config, f"replaced ({name})", progress), strict=True
+        ):
+            e.matched = matched
 
     # 6. Write and report.
     for name in ("train", "heldout"):
@@ -368,6 +383,7 @@ def _record(e: _Example, config: PrepareConfig) -> dict:
         "source": e.source,
         "target": e.target,
         "suggestion": e.suggestion,
+        "matched": e.matched,
         "method": e.method,
         "lang": config.lang,
         "origin": e.origin,
@@ -400,6 +416,7 @@ def _report(config, files, bad, stages, pair_counts, selection, splits, paths, e
             "count": n,
             "empty_suggestions": empty,
             "empty_share": round(empty / n, 4) if n else 0.0,
+            "with_replaced_phrase": sum(bool(e.matched) for e in examples),
             "suggestion_tokens": {str(k): lengths[k] for k in sorted(lengths)},
             "mean_suggestion_tokens": round(
                 sum(k * v for k, v in lengths.items()) / max(1, sum(lengths.values())), 3
@@ -420,7 +437,8 @@ def format_report(report: dict) -> str:
         lines.append(
             f"{name}: {sel['examples']} examples before suggestion selection, dropped ({dropped}); "
             f"written {ex['count']}, empty share {ex['empty_share']:.3f}, "
-            f"mean suggestion length {ex['mean_suggestion_tokens']} tokens"
+            f"mean suggestion length {ex['mean_suggestion_tokens']} tokens, "
+            f"{ex['with_replaced_phrase']} with the source phrase they replace"
         )
     if report["bad_lines"]["skipped"]:
         lines.append(f"bad lines skipped: {report['bad_lines']['skipped']} (listed in the stats file)")

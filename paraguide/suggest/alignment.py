@@ -160,3 +160,38 @@ def occurs_in(
     if lang == "zh":
         return text.lower().replace(" ", "") in source_lower.replace(" ", "")
     return contains_sequence(source_words, words)
+
+
+def replaced_phrase(source: str, target: str, phrase: str, lang: str = "en", max_len: int = 4) -> str:
+    """The source phrase that ``phrase`` (a phrase of ``target``) replaces when ``source`` is rewritten into
+    ``target``, or "" when it replaces nothing (new material, or a span the alignment cannot pin down).
+
+    From the monolingual alignment (see module docstring): a target span with links takes the source span
+    its links cover, if that span links back only inside it (a consistent phrase pair; "erected" <-
+    "built"); a span with no links takes the unlinked source tokens between the source tokens its linked
+    neighbours point to ("fastest way to learn" <- "learn ... quickly" gives ""; "movies" <- "films").
+    At use time a PPDB, WordNet or Cilin suggestion replaces a known n-gram of the question; training on
+    such (matched, suggestion) pairs teaches the paraphraser to *substitute*, not to insert."""
+    src, tgt = tokenize_spans(source, lang), tokenize_spans(target, lang)
+    words = [t.text.lower() for t in tokenize_spans(phrase, lang)]
+    tgt_words = [t.text.lower() for t in tgt]
+    j1 = next((j for j in range(len(tgt) - len(words) + 1) if tgt_words[j : j + len(words)] == words), None)
+    if not words or j1 is None:
+        return ""
+    j2 = j1 + len(words)
+    links = monolingual_alignment([t.text for t in src], [t.text for t in tgt], lang)
+    linked = [i for i, j in links if j1 <= j < j2]
+    if linked:
+        i1, i2 = min(linked), max(linked) + 1
+        if any(i1 <= i < i2 and not j1 <= j < j2 for i, j in links):
+            return ""
+    else:
+        left = [i for i, j in links if j == j1 - 1]
+        right = [i for i, j in links if j == j2]
+        i1 = left[0] + 1 if left else 0
+        i2 = right[0] if right else len(src)
+        if (not left and not right) or i2 <= i1 or any(i1 <= i < i2 for i, _ in links):
+            return ""
+    if i2 - i1 > max_len:
+        return ""
+    return source[src[i1].start : src[i2 - 1].end]
