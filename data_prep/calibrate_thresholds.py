@@ -69,6 +69,11 @@ def main() -> None:
             out["thresholds"].setdefault(spec, {})[lang] = entry
             print(lang, spec, {k: v for k, v in entry.items() if not k.endswith("recall")}, flush=True)
     path = ROOT / "paraguide" / "score" / "thresholds.json"
+    # The fluency LMs' thresholds are calibrated by data_prep/train_fluency.py (real vs corrupted
+    # paraphrases, not similarity judgements): kept as they are.
+    if path.exists():
+        old = json.loads(path.read_text(encoding="utf-8"))["thresholds"]
+        out["thresholds"].update({k: v for k, v in old.items() if k == "fluency"})
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     print(f"written {path}")
 

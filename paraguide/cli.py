@@ -698,7 +698,8 @@ BUILD_HELP = {
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "scorer": "similarity scorer: sim, embedding, wmd, lexical:MEASURE",
     "threshold": "similarity threshold (default: the scorer's calibrated one for the use)",
-    "fluency": "fluency filter's question LM: bundled (the LM of --lang), a folder, or off",
+    "fluency": "fluency filter: off, bundled (the question LM of --lang) or an LM folder; off by default, since "
+    "two blind readings found no gain from it yet (docs/build.md)",
     "fluency_threshold": "fluency threshold: SLOR(paraphrase) - SLOR(question) below it is dropped "
     "(default: the LM's calibrated one for the use)",
     "top_k": "suggestions tried per question and step",

@@ -164,7 +164,7 @@ def same(a: dict, b: dict) -> bool:
 
 
 def test_testset_files_side_by_side(tmp_path):
-    out = squad_testset(tmp_path, "out", "--top-k", "5", "--chunk-size", "5")
+    out = squad_testset(tmp_path, "out", "--top-k", "5", "--chunk-size", "5", "--fluency", "bundled")
     para, para_header = read_squad(out / "paraphrased.json")
     orig, orig_header = read_squad(out / "original.json")
     source, header = read_squad(EXAMPLE)
@@ -188,9 +188,12 @@ def test_testset_files_side_by_side(tmp_path):
     for p, r in zip(provenance, para, strict=True):
         assert p["paraphrase"] == r["question"] and p["suggestion"] in r["question"]
         assert p["suggestion_source"] == "ppdb" and p["scores"]["sim"] >= summary["components"]["threshold"]
+        # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
+        assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
+    assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]
     # the same run again gives the same files (the chunking is part of the configuration, like the batch
     # size: batches of other shapes may round differently)
-    again = squad_testset(tmp_path, "again", "--top-k", "5", "--chunk-size", "5")
+    again = squad_testset(tmp_path, "again", "--top-k", "5", "--chunk-size", "5", "--fluency", "bundled")
     for name in ("paraphrased.json", "original.json", "provenance.jsonl", "accounting.jsonl", "id_map.json"):
         assert (again / name).read_bytes() == (out / name).read_bytes()
 
@@ -202,6 +205,8 @@ def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, c
     args = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--resume"]
     assert run_cli(*args, "--top-k", "2", "--chunk-size", "12") == 1
     assert "configuration changed (top_k: 3 -> 2)" in capsys.readouterr().err
+    assert run_cli(*args, "--chunk-size", "12", "--fluency", "bundled") == 1  # a filter added changes the run
+    assert "configuration changed (fluency: 'off' -> " in capsys.readouterr().err
     before = contents(out)
     assert run_cli(*args, "--chunk-size", "12") == 0  # everything done: merged again, same files
     assert contents(out) == before

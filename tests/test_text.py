@@ -123,3 +123,15 @@ def test_ngrams_and_containment():
     assert ngram_spans(toks, 2) == [(0, 1), (1, 2), (2, 3), (3, 4), (0, 2), (1, 3), (2, 4)]
     assert contains_sequence(toks, ["b", "c"]) and not contains_sequence(toks, ["c", "b"])
     assert contains_sequence(toks, []) and not contains_sequence(["a"], ["a", "b"])
+
+
+def test_edit_rate_and_one_word_changes():
+    from paraguide.text import edit_rate, one_word_added_or_removed
+
+    assert edit_rate("Who built the tower?", "who built the tower?") == 0.0
+    assert edit_rate("who built the tower?", "who erected the tower?") == 0.2  # 1 of 5 tokens
+    assert edit_rate("who built the tower?", "who built the old tower?") == 0.2
+    assert edit_rate("北京有哪些好玩的地方", "北京有什么好玩的景点", "zh") > 0
+    assert one_word_added_or_removed("who built the tower?", "who built the old tower?")
+    assert one_word_added_or_removed("who built the old tower?", "who built the tower?")
+    assert not one_word_added_or_removed("who built the tower?", "who erected the tower?")

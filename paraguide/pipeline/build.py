@@ -58,6 +58,10 @@ class BuildConfig:
     model: str | None = None  # paraphraser folder (default: the bundled model of `lang`)
     scorer: str = "sim"
     threshold: float | None = None  # default: the scorer's calibrated threshold for this use
+    # The fluency filter's question LM: off, bundled (the LM of `lang`) or a folder. Off by default: two
+    # blind readings of SQuAD dev test sets found no gain from it yet (docs/build.md).
+    fluency: str = "off"
+    fluency_threshold: float | None = None  # default: the LM's calibrated threshold for this use
     top_k: int = 3  # suggestions tried per question and step
     steps: int = 1
     num_beams: int = 4
@@ -114,12 +118,13 @@ class BuildConfig:
 def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphraser, dict]:
     """The paraphraser, suggestion source, filters and threshold of a run, and their description."""
     from paraguide.model.paraphraser import Paraphraser, default_model_path
-    from paraguide.score import default_threshold, load_scorer
+    from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score.filters import (
         AnswerNotLeaked,
         ContainsSuggestion,
         DiffersFromSource,
         FilterChain,
+        FluencyFilter,
         KeepsNames,
         KnownWords,
         LengthRatio,
@@ -148,6 +153,13 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         filters.append(KnownWords(vocabulary.knows))
     if config.squad:
         filters.append(AnswerNotLeaked())
+    fluency, fluency_threshold = "off", None
+    if config.fluency != "off":
+        fluency = bundled_fluency_path(config.lang) if config.fluency == "bundled" else config.fluency
+        fluency_threshold = config.fluency_threshold
+        if fluency_threshold is None:
+            fluency_threshold = default_threshold("fluency", config.use, config.lang)
+        filters.append(FluencyFilter(FluencyScorer(fluency, lang=config.lang), fluency_threshold))
     filters.append(SimilarityFilter(scorer, threshold))
     generator = QuestionParaphraser(
         paraphraser,
@@ -169,6 +181,8 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         "use": config.use,
         "dtype": str(paraphraser.dtype).removeprefix("torch."),
         "known_words": "wordnet" if vocabulary is not None else "off",
+        "fluency": str(Path(fluency).resolve()) if fluency != "off" else "off",
+        "fluency_threshold": fluency_threshold,
     }
     return generator, described
 

@@ -9,12 +9,19 @@ from pathlib import Path
 
 from paraguide.score.base import Scorer
 from paraguide.score.embedding import EmbeddingScorer
+from paraguide.score.fluency import (
+    FluencyConfig,
+    FluencyScorer,
+    QuestionLM,
+    bundled_fluency_path,
+    train_fluency_lm,
+)
 from paraguide.score.lexical import MEASURES, LexicalScorer
 from paraguide.score.metrics import best_threshold_accuracy, roc_auc
 from paraguide.score.sim import SimConfig, SimScorer, bundled_sim_path, train_sim
 from paraguide.score.wmd import WMDScorer
 
-SCORERS = ("sim", "embedding", "lexical", "wmd")
+SCORERS = ("sim", "embedding", "lexical", "wmd", "fluency")
 # Every bundled scorer and lexical measure, as load_scorer names them: what the quality table and the
 # threshold calibration cover.
 SCORER_SPECS = (
@@ -55,7 +62,8 @@ def load_scorer(spec: str, lang: str = "en") -> Scorer:
     """``sim[:FOLDER]`` (default: the bundled sim scorer of ``lang``), ``embedding[:MODEL_FOLDER]``
     (default: the bundled all-MiniLM-L6-v2) or ``lexical[:MEASURE]`` (word_overlap default; ngram_overlap,
     edit_similarity, cosine) or ``wmd[:SIM_FOLDER]`` (1 − word mover's distance over a sim scorer's
-    word vectors)."""
+    word vectors) or ``fluency[:LM_FOLDER]`` (how much worse the second text reads than the first: SLOR
+    under a question LM; default: the bundled LM of ``lang``)."""
     name, _, arg = spec.partition(":")
     if name == "sim":
         return SimScorer(arg or bundled_sim_path(lang))
@@ -65,6 +73,8 @@ def load_scorer(spec: str, lang: str = "en") -> Scorer:
         return LexicalScorer(arg or "word_overlap", lang=lang)
     if name == "embedding":
         return EmbeddingScorer(arg or None)
+    if name == "fluency":
+        return FluencyScorer(arg or None, lang=lang)
     raise ValueError(f"unknown scorer {name!r}; choose one of {', '.join(SCORERS)} (NAME[:ARG])")
 
 
@@ -73,15 +83,20 @@ __all__ = [
     "SCORERS",
     "SCORER_SPECS",
     "EmbeddingScorer",
+    "FluencyConfig",
+    "FluencyScorer",
     "LexicalScorer",
+    "QuestionLM",
     "Scorer",
     "SimConfig",
     "SimScorer",
     "WMDScorer",
     "USES",
     "best_threshold_accuracy",
+    "bundled_fluency_path",
     "default_threshold",
     "load_scorer",
     "roc_auc",
+    "train_fluency_lm",
     "train_sim",
 ]

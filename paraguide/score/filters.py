@@ -3,7 +3,7 @@ candidate records which filter dropped it and why.
 
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(),
                          KeepsNames(), KnownWords(WordNet().knows), AnswerNotLeaked(),
-                         SimilarityFilter(scorer, 0.8)])
+                         FluencyFilter(FluencyScorer(), -0.5), SimilarityFilter(scorer, 0.8)])
     kept = chain(candidates)          # candidates carry .dropped = "filter: reason" or None
     chain.counts                      # {"differs_from_source": 3, ...}: drops per filter
 
@@ -214,11 +214,11 @@ class KnownWords(Filter):
         return out
 
 
-class SimilarityFilter(Filter):
-    """Drop a paraphrase whose similarity to its source is below the threshold; the score is kept in
-    ``candidate.scores[scorer.name]`` for every candidate scored."""
+class ThresholdFilter(Filter):
+    """Drop a candidate whose score (``scorer.score([(source, candidate)])``) is below the threshold; the
+    score is kept in ``candidate.scores[scorer.name]`` for every candidate scored."""
 
-    name = "similarity"
+    name = "threshold"
 
     def __init__(self, scorer: Scorer, threshold: float):
         self.scorer, self.threshold = scorer, threshold
@@ -230,6 +230,21 @@ class SimilarityFilter(Filter):
             c.scores[self.scorer.name] = round(float(s), 4)
             out.append(None if s >= self.threshold else f"{self.scorer.name} {s:.3f} < {self.threshold}")
         return out
+
+
+class SimilarityFilter(ThresholdFilter):
+    """Drop a paraphrase whose similarity to its source is below the threshold (meaning drifted)."""
+
+    name = "similarity"
+
+
+class FluencyFilter(ThresholdFilter):
+    """Drop a paraphrase that reads worse than its source by more than the threshold allows
+    (:class:`paraguide.score.fluency.FluencyScorer`: SLOR of the paraphrase minus SLOR of the source under a
+    question LM). It catches what similarity cannot: inserted fragments, doubled or swapped words, mangled
+    words -- the words are all there, the question is broken."""
+
+    name = "fluency"
 
 
 class FilterChain:

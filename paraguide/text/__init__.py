@@ -1,5 +1,6 @@
 """Text utilities for English and Chinese: normalisation, tokenisation, stop words, n-grams, POS tags."""
 
+from paraguide.text.edits import edit_rate, one_word_added_or_removed
 from paraguide.text.ngrams import contains_sequence, ngram_spans, ngrams
 from paraguide.text.normalize import normalize, pair_key
 from paraguide.text.pos import TaggedToken, has_tagger, pos_tag
@@ -11,6 +12,7 @@ __all__ = [
     "TaggedToken",
     "Token",
     "contains_sequence",
+    "edit_rate",
     "has_tagger",
     "is_stop_phrase",
     "is_word",
@@ -18,6 +20,7 @@ __all__ = [
     "ngram_spans",
     "ngrams",
     "normalize",
+    "one_word_added_or_removed",
     "pair_key",
     "pos_tag",
     "tokenize",
