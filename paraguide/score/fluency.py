@@ -23,13 +23,14 @@ import json
 import math
 import os
 import random
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+
+from paraguide.text.pieces import train_sentencepiece
 
 BUNDLED = Path(__file__).resolve().parents[1] / "models"
 
@@ -198,7 +199,6 @@ def train_fluency_lm(
     """Train a question LM on ``texts`` (early stopping on ``heldout``'s loss when given; the best
     evaluation's weights are kept) and save it in ``out_dir``. Returns the LM and its curve (one dict per
     evaluation: step, epoch, train loss, held-out loss, seconds)."""
-    import sentencepiece as spm
     import torch
     from tqdm.auto import tqdm
 
@@ -209,23 +209,8 @@ def train_fluency_lm(
         raise ValueError("a fluency LM needs at least 2 non-empty training texts")
     rng = random.Random(config.seed)
     torch.manual_seed(config.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        spm.SentencePieceTrainer.train(
-            sentence_iterator=iter(texts),
-            model_prefix=f"{tmp}/spiece",
-            vocab_size=config.vocab_size,
-            hard_vocab_limit=False,
-            model_type="unigram",
-            byte_fallback=True,
-            character_coverage=0.9995,
-            pad_id=0,
-            eos_id=1,
-            unk_id=2,
-            bos_id=-1,
-            num_threads=os.cpu_count() or 1,
-            minloglevel=2,
-        )
-        processor = spm.SentencePieceProcessor(model_file=f"{tmp}/spiece.model")
+    # </s> (id 1) ends every text and doubles as the start symbol; no BOS.
+    processor = train_sentencepiece(texts, config.vocab_size, pad_id=0, eos_id=1, unk_id=2, bos_id=-1)
     vocab = processor.get_piece_size()
     lm = QuestionLM(_build(config, vocab), processor, torch.zeros(vocab), config)
     train_ids = lm.ids(texts)

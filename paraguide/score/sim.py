@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from paraguide.score.base import CachedVectorScorer
+from paraguide.text.pieces import train_sentencepiece
 
 
 @dataclass
@@ -87,7 +87,6 @@ class SimModel:
 
 def train_sim(pairs: Iterable[tuple[str, str]], out_dir: str | os.PathLike, config: SimConfig | None = None):
     """Train a sim scorer on paraphrase pairs and save it in ``out_dir``; returns the :class:`SimModel`."""
-    import sentencepiece as spm
     import torch
     from tqdm.auto import tqdm
 
@@ -97,20 +96,8 @@ def train_sim(pairs: Iterable[tuple[str, str]], out_dir: str | os.PathLike, conf
         raise ValueError("train-scorer needs at least 2 paraphrase pairs")
     rng = random.Random(config.seed)
     torch.manual_seed(config.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        texts = [t.lower() if config.lowercase else t for pair in pairs for t in pair]
-        spm.SentencePieceTrainer.train(
-            sentence_iterator=iter(texts),
-            model_prefix=f"{tmp}/spiece",
-            vocab_size=config.vocab_size,
-            hard_vocab_limit=False,
-            model_type="unigram",
-            byte_fallback=True,
-            character_coverage=0.9995,
-            num_threads=os.cpu_count() or 1,
-            minloglevel=2,
-        )
-        processor = spm.SentencePieceProcessor(model_file=f"{tmp}/spiece.model")
+    texts = [t.lower() if config.lowercase else t for pair in pairs for t in pair]
+    processor = train_sentencepiece(texts, config.vocab_size)
     vocab = processor.get_piece_size()
     embedding = torch.nn.EmbeddingBag(vocab, config.dim, mode="mean")
     torch.nn.init.uniform_(embedding.weight, -0.1, 0.1)
