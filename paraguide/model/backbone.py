@@ -55,7 +55,12 @@ def is_encoder_checkpoint(path: str | os.PathLike) -> bool:
     """A BERT-type encoder checkpoint (warm-starts both sides of an EncoderDecoderModel)."""
     from transformers import AutoConfig
 
-    config = AutoConfig.from_pretrained(os.fspath(path), local_files_only=True, trust_remote_code=False)
+    return _is_encoder(
+        AutoConfig.from_pretrained(os.fspath(path), local_files_only=True, trust_remote_code=False)
+    )
+
+
+def _is_encoder(config) -> bool:
     return not config.is_encoder_decoder and config.model_type in ENCODER_TYPES
 
 
@@ -71,7 +76,7 @@ def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: flo
             "with `AutoModel.from_pretrained(path).save_pretrained(path)` in a trusted session."
         )
     config = AutoConfig.from_pretrained(path, local_files_only=True, trust_remote_code=False)
-    if not config.is_encoder_decoder and config.model_type in ENCODER_TYPES:
+    if _is_encoder(config):
         return _encoder_decoder(path, vocab_size, dropout)
     if not config.is_encoder_decoder:
         raise ValueError(

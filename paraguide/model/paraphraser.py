@@ -131,7 +131,7 @@ class Paraphraser:
         matched = list(matched) if matched is not None else [None] * len(questions)
         if len(matched) != len(questions):
             raise ValueError(f"{len(questions)} questions but {len(matched)} matched phrases")
-        input_format = getattr(self.model.config, "input_format", "suggestion")
+        input_format = self.model.config.input_format  # "suggestion" for models saved before it existed
         if num_return_sequences > num_beams and not do_sample:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
         rerank = prefer_suggestion and not do_sample and num_beams > 1

@@ -423,8 +423,7 @@ def _early_stopping(accelerator, model, out: Path, result: dict, best: dict | No
             accelerator.unwrap_model(model).save_pretrained(out / "best")
     else:
         best = {**best, "waited": best["waited"] + 1}
-    if accelerator.is_main_process:
-        (out / "best").mkdir(exist_ok=True)
+    if accelerator.is_main_process:  # best/ exists: the first evaluation is always a new best
         (out / "best" / "best.json").write_text(json.dumps(best))
     accelerator.wait_for_everyone()
     return best, best["waited"] >= patience

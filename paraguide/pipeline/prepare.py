@@ -281,13 +281,13 @@ def prepare(
     for name, examples in splits.items():
         selection[name] = _assign(examples, config, random.Random(f"{config.seed}:{name}"))
         splits[name] = [e for e in examples if e.suggestion is not None]
-        # What each suggestion replaces in its source (the use-time sources know theirs): a model trained
-        # with input_format "replace" learns to substitute it rather than insert the suggestion anywhere.
-        items = [(e.source, e.target, e.suggestion) for e in splits[name]]
-        for e, matched in zip(
-            splits[name], _map(_matched, items, config, f"replaced ({name})", progress), strict=True
-        ):
-            e.matched = matched
+    # What each suggestion replaces in its source (the use-time sources know theirs): a model trained with
+    # input_format "replace" learns to substitute it rather than insert the suggestion anywhere. One pool
+    # for both splits.
+    chosen = splits["train"] + splits["heldout"]
+    items = [(e.source, e.target, e.suggestion) for e in chosen]
+    for e, matched in zip(chosen, _map(_matched, items, config, "replaced phrases", progress), strict=True):
+        e.matched = matched
 
     # 6. Write and report.
     for name in ("train", "heldout"):

@@ -216,7 +216,7 @@ def train_fluency_lm(
     train_ids = lm.ids(texts)
     counts = np.bincount([i for x in train_ids for i in x], minlength=vocab).astype(np.float64) + 1.0
     lm.unigram = torch.tensor(np.log(counts / counts.sum()), dtype=torch.float32)  # add-one smoothed
-    held_ids = lm.ids([case(t) for t in heldout if t.strip()])
+    held_ids = lm.ids([t for t in heldout if t.strip()])  # ids() lower-cases as the config says
 
     model = lm.model.train()
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
