@@ -32,10 +32,18 @@ from paraguide.data.io import read_jsonl
 from paraguide.data.squad import SquadReader
 from paraguide.text.edits import edit_rate, one_word_added_or_removed
 
-ATTRIBUTION = (
-    "Questions from SQuAD v1.1 dev (Rajpurkar et al. 2016), CC BY-SA 4.0; paraphrases machine-written by "
-    "paraguide."
-)
+ATTRIBUTION = {
+    "en": "Questions from SQuAD v1.1 dev (Rajpurkar et al. 2016), CC BY-SA 4.0; paraphrases machine-written "
+    "by paraguide.",
+    "zh": "Questions from the LCQMC test set (Liu et al. 2018, research use); paraphrases machine-written by "
+    "paraguide.",
+}
+LANG_NOTE = {
+    "en": "Lower case, a missing question mark and British/American spelling are not errors. Answer as a",
+    "zh": "The questions are Chinese: judge them as a native reader of Chinese would (fluent: natural Chinese\n"
+    "a person could have typed; informal web questions are fine). A missing question mark is not an error. "
+    "Answer as a",
+}
 
 
 def sample(args) -> None:
@@ -68,6 +76,8 @@ def accepted(run: Path) -> list[dict]:
                 "original": p["original"],
                 "paraphrase": p["paraphrase"],
                 "suggestion": p.get("suggestion", ""),
+                "matched": p.get("matched", ""),
+                "origin": p.get("origin", "paraphraser"),
             }
         )
     return out
@@ -84,7 +94,9 @@ def sheet(args) -> None:
             item = items.setdefault(
                 key, {"original": a["original"], "paraphrase": a["paraphrase"], "systems": []}
             )
-            item["systems"].append({"system": name, "id": a["id"], "suggestion": a["suggestion"]})
+            item["systems"].append(
+                {k: a[k] for k in ("id", "suggestion", "matched", "origin")} | {"system": name}
+            )
     order = list(items.values())
     rng.shuffle(order)
     lines = [
@@ -95,15 +107,18 @@ def sheet(args) -> None:
         "- **fluent**: is it a grammatical, natural question a person could have written? (y/n)",
         "- **same**: does it ask the same thing as the original, so that the same answer is right? (y/n)",
         "",
-        "Lower case, a missing question mark and British/American spelling are not errors. Answer as a",
+        LANG_NOTE[args.lang],
         "TSV, one line per item: `item<TAB>fluent<TAB>same<TAB>note` (note: a few words when 'n').",
         "",
-        ATTRIBUTION,
+        args.attribution or ATTRIBUTION[args.lang],
         "",
     ]
     key = {"runs": runs, "per_system": args.per_system, "seed": args.seed, "items": {}}
     for n, item in enumerate(order, 1):
-        lines += [f"## {n}", f"- original: {item['original']}", f"- rewrite: {item['paraphrase']}", ""]
+        # Every rewrite lower-cased: the paraphraser writes lower case and an in-place substitution keeps the
+        # question's case, which would tell the reader where a rewrite came from.
+        rewrite = item["paraphrase"].strip().lower()
+        lines += [f"## {n}", f"- original: {item['original'].strip()}", f"- rewrite: {rewrite}", ""]
         key["items"][str(n)] = item
     Path(args.sheet).write_text("\n".join(lines), encoding="utf-8")
     Path(args.key).write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -130,6 +145,9 @@ def score(args) -> None:
                 s["system"], {"items": 0, "fluent": 0, "same": 0, "both": 0, "rates": [], "one_word": 0}
             )
             row["items"] += 1
+            origin = row.setdefault("by_origin", {}).setdefault(s.get("origin", "paraphraser"), [0, 0])
+            origin[0] += 1
+            origin[1] += fluent and same
             row["fluent"] += fluent
             row["same"] += same
             row["both"] += fluent and same
@@ -157,6 +175,10 @@ def score(args) -> None:
             "both": round(row["both"] / k, 3),
             "median_token_edit_rate": round(statistics.median(row["rates"]), 3),
             "one_word_inserted_or_deleted": round(row["one_word"] / k, 3),
+            "both_by_origin": {
+                o: {"items": n, "both": round(b / n, 3)}
+                for o, (n, b) in sorted(row.get("by_origin", {}).items())
+            },
         }
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(out["systems"], indent=1))
@@ -177,6 +199,8 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sheet", required=True)
     p.add_argument("--key", required=True)
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the reader's instructions")
+    p.add_argument("--attribution", help="where the questions come from (default: SQuAD dev / LCQMC test)")
     p.set_defaults(func=sheet)
     p = sub.add_parser("score", help="score a reader's judgements with the key")
     p.add_argument("--judgements", required=True)

@@ -159,7 +159,12 @@ def _add_dataclass_args(parser, cls, skip=(), help_text=None) -> None:
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not dataclasses.MISSING else None
         help_ = (help_text or {}).get(f.name, "")
-        if isinstance(default, bool):
+        if default is None and "bool" in str(f.type):  # unset: the preset decides; --x or --no-x
+            group = parser.add_mutually_exclusive_group()
+            group.add_argument(flag, dest=f.name, action="store_true", default=None, help=help_)
+            group.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name, action="store_false",
+                               default=None, help=argparse.SUPPRESS)  # fmt: skip
+        elif isinstance(default, bool):
             if default:
                 parser.add_argument(
                     "--no-" + f.name.replace("_", "-"),
@@ -696,12 +701,24 @@ BUILD_HELP = {
     "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
     "source": "suggestion source (see below; default: wordnet for en, cilin for zh, context if adversarial)",
     "model": "paraphraser folder (default: the bundled model of --lang)",
-    "scorer": "similarity scorer: sim, embedding, wmd, lexical:MEASURE",
+    "preset": "substitute (English default): the suggestion replaces its phrase, in place or by the "
+    "paraphraser, and the rest stays; rewrite (Chinese and adversarial default): the paraphraser's free rewrite. "
+    "The options below left unset come from it",
+    "scorer": "similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: the preset's)",
     "threshold": "similarity threshold (default: the scorer's calibrated one for the use)",
     "fluency": "fluency filter: off, bundled (the question LM of --lang) or an LM folder; off by default, since "
     "two blind readings found no gain from it yet (docs/build.md)",
     "fluency_threshold": "fluency threshold: SLOR(paraphrase) - SLOR(question) below it is dropped "
     "(default: the LM's calibrated one for the use)",
+    "substitution": "drop a paraphrase that keeps the phrase its suggestion replaces, loses another content "
+    "word of the question or adds one from nowhere (--no-substitution: don't)",
+    "in_place": "also offer the question with the suggestion put in place (inflected) as a candidate "
+    "(--no-in-place: don't)",
+    "nbest": "the paraphraser's best N beams of each suggestion are candidates (default: the preset's)",
+    "rank": "rank suggestions by this scorer's similarity with the suggestion in place (off, embedding, sim "
+    "...) and drop those below --rank-threshold (default: the preset's)",
+    "rank_threshold": "threshold of --rank (default: the preset's, or that scorer's calibrated one when --rank "
+    "is given)",
     "top_k": "suggestions tried per question and step",
     "steps": "iterations: each paraphrases the previous step's output",
     "num_beams": "beam size",
@@ -741,8 +758,11 @@ def _add_build_testset(sub) -> None:
             """\
             Paraphrase every question of a QA (SQuAD-format) or QM (pairs) test set: suggestions from a source
             -> the suggestion-guided paraphraser -> filters (differs from the source, uses the suggestion,
-            length ratio, still a question, answer not leaked, similarity >= the scorer's test-set threshold)
-            -> optionally iterated (--steps) -> one accepted paraphrase per question (a seeded choice).
+            length ratio, still a question, keeps names, replaces rather than inserts, answer not leaked,
+            similarity >= the scorer's test-set threshold) -> optionally iterated (--steps) -> one accepted
+            paraphrase per question (a seeded choice). English uses --preset substitute: suggestions ranked
+            in place, and the question with the suggestion put in place competes with the paraphraser's
+            beams; Chinese and --adversarial use --preset rewrite: the paraphraser's free rewrite.
 
             Writes in OUTDIR: paraphrased.json and original.json (the same questions, side by side; contexts
             and answers untouched, new unique ids) -- or paraphrased/original .tsv/.jsonl for pairs --, id_map.json,

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from paraguide.cli import main
 from paraguide.data.squad import read_squad
 from paraguide.model.paraphraser import Paraphrase
@@ -27,6 +29,8 @@ from paraguide.score.filters import (
     SimilarityFilter,
 )
 from paraguide.suggest.base import Suggestion
+from paraguide.text.match import includes
+from paraguide.text.substitute import forms
 from tests.conftest import ROOT, shared
 
 EXAMPLE = ROOT / "examples" / "data" / "squad_en.json"
@@ -42,7 +46,9 @@ class ScriptedParaphraser:
     def __init__(self, outputs: dict[tuple[str, str | None], str]):
         self.outputs, self.calls = outputs, []
 
-    def paraphrase(self, questions, suggestions, num_beams=4, batch_size=32, matched=None):
+    def paraphrase(
+        self, questions, suggestions, num_beams=4, batch_size=32, matched=None, num_return_sequences=1
+    ):
         self.calls.append(list(zip(questions, suggestions, strict=True)))
         return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
 
@@ -72,6 +78,95 @@ def composition(outputs, table, steps=1, top_k=3, threshold=0.3):
     )
     paraphraser = ScriptedParaphraser(outputs)
     return QuestionParaphraser(paraphraser, DictSource(table), chain, top_k=top_k, steps=steps), paraphraser
+
+
+class SpanSource:
+    """Suggestions that know the span they replace, like WordNet's: {question: [(text, matched, span)]}."""
+
+    name = "spans"
+
+    def __init__(self, table):
+        self.table = table
+
+    def suggest(self, questions, top_k=None):
+        return [
+            [Suggestion(t, m, span, 1.0, self.name) for t, m, span in self.table.get(q, [])][:top_k]
+            for q in questions
+        ]
+
+
+class TableScorer:
+    name = "table"
+
+    def __init__(self, scores):
+        self.scores, self.calls = scores, 0
+
+    def score(self, pairs):
+        self.calls += 1
+        return [self.scores.get(b, 0.0) for _, b in pairs]
+
+
+def test_in_place_candidates_and_suggestions_ranked_in_place():
+    from paraguide.score.filters import Substitutes
+
+    q1, q2 = "Who designed the music hall?", "When did Germany found the colony?"
+    table = {
+        q1: [("plan", "designed", (1, 2)), ("intend", "designed", (1, 2))],
+        q2: [("establish", "found", (3, 4))],
+    }
+    # the paraphraser inserts rather than replaces; the in-place question is the one that passes
+    outputs = {(q1, "plan"): "who plan designed the music hall?", (q2, "establish"): "when did germany establish the colony?"}  # fmt: skip
+    ranker = TableScorer({"Who planned the music hall?": 0.97, "Who intended the music hall?": 0.80,
+                          "When did Germany establish the colony?": 0.99})  # fmt: skip
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
+    paraphraser = ScriptedParaphraser(outputs)
+    generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=3, in_place=True,
+                                   ranker=ranker, rank_threshold=0.9)  # fmt: skip
+    got = generate([Item("a", q1), Item("b", q2)])
+    assert ranker.calls == 1  # one batch for every question's suggestions
+    assert paraphraser.calls == [[(q1, "plan"), (q2, "establish")]]  # "intend" fell below the threshold
+    assert (got[0]["paraphrase"], got[0]["origin"]) == ("Who planned the music hall?", "in_place")
+    assert got[0]["candidates"] == 2 and got[0]["accepted"] == 1
+    assert got[0]["candidate_drops"] == {"substitution": 1}
+    # the paraphraser wrote the in-place question itself (up to case): both candidates pass, either is fine
+    assert got[1]["paraphrase"].lower() == "when did germany establish the colony?"
+    none = QuestionParaphraser(paraphraser, SpanSource(table), chain, ranker=ranker, rank_threshold=1.0)
+    [dropped] = none([Item("a", q1)])
+    assert dropped["stage"] == "suggestion"
+    assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
+
+
+def test_presets_fill_what_is_left_unset():
+    en = BuildConfig(out="x", squad="s.json")
+    assert (en.preset, en.scorer, en.substitution, en.in_place, en.nbest, en.rank, en.rank_threshold) == (
+        "substitute",
+        "embedding",
+        True,
+        True,
+        4,
+        "embedding",
+        0.94,
+    )
+    zh = BuildConfig(out="x", pairs="p.tsv", lang="zh")
+    assert (zh.preset, zh.scorer, zh.substitution, zh.in_place, zh.nbest, zh.rank) == (
+        "rewrite",
+        "sim",
+        False,
+        False,
+        1,
+        "off",
+    )
+    assert BuildConfig(out="x", squad="s.json", adversarial=True).preset == "rewrite"
+    # an option given wins over the preset; a ranker given takes its own calibrated threshold
+    mixed = BuildConfig(out="x", squad="s.json", scorer="sim", in_place=False, rank="sim")
+    assert (mixed.scorer, mixed.in_place, mixed.substitution, mixed.rank_threshold) == (
+        "sim",
+        False,
+        True,
+        None,
+    )
+    with pytest.raises(ValueError, match="unknown --preset 'loose'"):
+        BuildConfig(out="x", squad="s.json", preset="loose").check()
 
 
 def test_each_question_is_selected_or_says_where_it_fell_out():
@@ -186,8 +281,12 @@ def test_testset_files_side_by_side(tmp_path):
     provenance = [json.loads(x) for x in (out / "provenance.jsonl").read_text().splitlines()]
     assert [p["id"] for p in provenance] == [r["id"] for r in para]
     for p, r in zip(provenance, para, strict=True):
-        assert p["paraphrase"] == r["question"] and p["suggestion"] in r["question"]
-        assert p["suggestion_source"] == "ppdb" and p["scores"]["sim"] >= summary["components"]["threshold"]
+        assert p["paraphrase"] == r["question"] and any(
+            includes(r["question"], f) for f in forms(p["suggestion"])
+        )
+        scorer = summary["components"]["scorer"]
+        assert p["suggestion_source"] == "ppdb" and p["scores"][scorer] >= summary["components"]["threshold"]
+        assert p["origin"] in ("paraphraser", "in_place")
         # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
         assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
     assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]

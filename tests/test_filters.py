@@ -12,6 +12,7 @@ from paraguide.score.filters import (
     LengthRatio,
     SimilarityFilter,
     StillAQuestion,
+    Substitutes,
 )
 
 SOURCE = "How can I learn Python quickly?"
@@ -29,6 +30,8 @@ def test_each_filter_and_its_reason():
     assert unused.dropped == "contains_suggestion: suggestion 'fastest way' not used"
     assert ContainsSuggestion()([c("What is the fastest way to learn Python?", "fastest way")])
     assert ContainsSuggestion()([c("Any text", "")])  # no suggestion, nothing to check
+    assert ContainsSuggestion()([c("How can I get to know Python quickly?", "get to know")])
+    assert ContainsSuggestion()([c("Who planned it?", "plan"), c("Who sets up the company?", "set up")])
     short = c("Python?")
     assert LengthRatio()([short]) == [] and short.dropped == "length_ratio: length ratio 0.29"
     leak = c("When did Napoleon die in 1821?", answer="1821", source="When did Napoleon die?")
@@ -82,3 +85,34 @@ def test_similarity_filter_records_scores_and_the_chain_counts():
     )
     # Only candidates still standing were scored.
     assert "lexical:word_overlap" in candidates[0].scores and candidates[1].scores == {}
+
+
+def test_substitutes_wants_the_matched_phrase_replaced_and_the_rest_kept():
+    def sub(source, text, suggestion, matched, lang="en"):
+        cand = Candidate(source, text, suggestion, lang=lang, matched=matched)
+        Substitutes()([cand])
+        return cand.dropped
+
+    # real outputs of the bundled model that a blind reader rejected, and the ones accepted
+    q = "What nominal title did Yuan emperors have?"
+    assert sub(q, "what nominal title did yuan emperors have token?", "token", "title") == (
+        "substitution: kept 'title' beside 'token' (inserted, not replaced)"
+    )
+    q = "What components raise steam temperature above its saturated vapor point?"
+    assert sub(q, "what components raise steam temperature above its vapour?", "vapour", "vapor") == (
+        "substitution: lost 'saturated', 'point'"
+    )
+    q = "Who designed the music hall?"
+    assert sub(q, "who planned the big music hall?", "plan", "designed") == "substitution: added 'big'"
+    assert sub("When did Germany found their first settlement?", "when did germany set up their first settlement?",
+               "set up", "found") is None  # fmt: skip
+    # inflection and function words may change; a candidate with no matched phrase is not checked
+    assert (
+        sub("Who designed the music center?", "who has planned the music centers?", "plan", "designed")
+        is None
+    )
+    assert sub("Who designed it?", "anything at all?", "plan", "") is None
+    zh = "求曲婉婷的承认的伴奏"
+    assert sub(zh, "求曲婉婷的认可的伴奏", "认可", "承认", "zh") is None
+    assert sub(zh, "求曲婉的婷认可承伴奏", "认可", "承认", "zh").startswith("substitution: lost '求曲婉婷'")
+    assert sub(zh, "求曲婉婷的承认的认可伴奏", "认可", "承认", "zh").startswith("substitution: kept '承认'")

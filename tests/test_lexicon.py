@@ -45,6 +45,11 @@ bad:
     sense:
     - id: 'bad%3:00:00::'
       synset: 00000005-a
+car park:
+  n:
+    sense:
+    - id: 'car_park%1:06:00::'
+      synset: 00000006-n
 """
 NOUNS = """\
 00000001-n:
@@ -232,3 +237,35 @@ def test_nltk_wordnet_reader_gives_the_same_index():
         ("motor car", 1.0, "n"),
         ("railcar", 0.5, "n"),
     ]
+
+
+def test_a_word_inside_a_two_word_lemma_gets_no_synonym(wordnet):
+    # "car" of "car park" (or of "car parks"): a synonym of "car" alone would break the compound
+    [found] = WordNet(wordnet).suggest(["Where are the car parks of the station?"])
+    assert found == []
+    [found] = WordNet(wordnet).suggest(["Where is the car of the station?"])
+    assert {s.text for s in found} == {"automobile", "motorcar", "railcar"}
+
+
+def test_suggestions_from_the_first_senses_only_and_not_of_the_wrong_shape(wordnet):
+    from paraguide.suggest.lexicon import _unfit
+
+    [found] = WordNet(wordnet, max_sense=1).suggest(["Where is the car of the station?"])
+    assert {s.text for s in found} == {"automobile", "motorcar"}  # "railcar" is the second sense
+    # shapes a blind reading rejected in place: derived forms, several-word glosses of a noun, "be ..."
+    for synonym, lemmas, pos in [
+        ("activating", {"activation"}, "n"),
+        ("combing", {"combs", "comb"}, "n"),
+        ("centerfield", {"center"}, "n"),
+        ("female parent", {"mother"}, "n"),
+        ("be known as", {"called", "call"}, "v"),
+    ]:
+        assert _unfit(synonym, lemmas, pos), synonym
+    # spelling variants, phrasal verbs and plain synonyms are fine
+    for synonym, lemmas, pos in [
+        ("organisation", {"organization"}, "n"),
+        ("synthesise", {"synthesized", "synthesize"}, "v"),
+        ("take hold of", {"seize"}, "v"),
+        ("speed", {"velocity"}, "n"),
+    ]:
+        assert not _unfit(synonym, lemmas, pos), synonym

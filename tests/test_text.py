@@ -135,3 +135,28 @@ def test_edit_rate_and_one_word_changes():
     assert one_word_added_or_removed("who built the tower?", "who built the old tower?")
     assert one_word_added_or_removed("who built the old tower?", "who built the tower?")
     assert not one_word_added_or_removed("who built the tower?", "who erected the tower?")
+
+
+def test_substitute_inflects_like_the_replaced_word():
+    from paraguide.text.substitute import fix_do_support, head_tag, inflect, lemmas, substitute
+
+    q = "Who designed the Sage Gateshead music center?"
+    assert substitute(q, (1, 2), "plan", "en", "VBD") == "Who planned the Sage Gateshead music center?"
+    assert (
+        substitute(q, (0, 1), "what person", "en") == "What person designed the Sage Gateshead music center?"
+    )
+    q = "Who influenced Bismark besides his neighbors?"
+    assert substitute(q, (5, 6), "neighbour", "en", "NNS") == "Who influenced Bismark besides his neighbours?"
+    assert inflect("set up", "VBZ") == "sets up" and inflect("religious belief", "NNS") == "religious beliefs"
+    assert inflect("set up", "VB") == "set up"
+    words = ["When", "did", "Germany", "found", "the", "colony", "?"]
+    assert fix_do_support(words, ["WRB", "VBD", "NNP", "VBD", "DT", "NN", "."])[3] == "VB"
+    assert fix_do_support(["Who", "founded", "it"], ["WP", "VBD", "PRP"]) == ["WP", "VBD", "PRP"]
+    assert head_tag(["VBD", "RP"], (0, 2)) == "VBD" and head_tag(["JJ", "NNS"], (0, 2)) == "NNS"
+    assert {"plan", "planned"} <= lemmas("planned") and "take" in lemmas("took")
+    zh = "求曲婉婷的承认的伴奏"
+    tokens = [t.text for t in tokenize_spans(zh, "zh")]
+    i = tokens.index("承认")
+    assert substitute(zh, (i, i + 1), "认可", "zh") == "求曲婉婷的认可的伴奏"
+    with pytest.raises(ValueError, match="outside"):
+        substitute(q, (5, 9), "x", "en")

@@ -43,6 +43,37 @@ from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepa
 DEFAULT_SOURCE = {"en": "wordnet", "zh": "cilin"}
 
 
+# Named presets (TextAttack's recipes): what a candidate may be and how it is judged.
+#   substitute: the suggestion replaces the phrase it matched and the rest of the question stays
+#     (filters.Substitutes); the question with the suggestion put in place (inflected) is a candidate beside
+#     the paraphraser's 4 best beams; suggestions are ranked by all-MiniLM-L6-v2's similarity of the question
+#     with the suggestion in place, and those below 0.94 dropped; similarity by the same embedding. Blind
+#     readings of SQuAD dev: a reader accepts 4-5 times as many of its paraphrases as of `rewrite`'s, and it
+#     selects 6 times as many questions (docs/build.md).
+#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Chinese and
+#     adversarial (context-chunk) suggestions use it: all-MiniLM-L6-v2 is English-only, and a context chunk
+#     replaces no phrase.
+PRESETS = {
+    "substitute": {
+        "scorer": "embedding",
+        "substitution": True,
+        "in_place": True,
+        "nbest": 4,
+        "rank": "embedding",
+        "rank_threshold": 0.94,
+    },
+    "rewrite": {
+        "scorer": "sim",
+        "substitution": False,
+        "in_place": False,
+        "nbest": 1,
+        "rank": "off",
+        "rank_threshold": None,
+    },
+}
+DEFAULT_PRESET = {"en": "substitute", "zh": "rewrite"}
+
+
 @dataclass
 class BuildConfig:
     """Everything a test-set or augmentation run depends on (``--resume`` checks it did not change)."""
@@ -56,12 +87,24 @@ class BuildConfig:
     adversarial: bool = False  # context chunks near a same-type distractor; the adversarial threshold
     source: str | None = None  # ppdb:FILE | wordnet[:DIR] | cilin[:FILE] | context | none (default by lang)
     model: str | None = None  # paraphraser folder (default: the bundled model of `lang`)
-    scorer: str = "sim"
+    # What a candidate may be and how it is judged: a named preset (PRESETS; default by language and use,
+    # DEFAULT_PRESET) fills every option below left at None.
+    preset: str | None = None
+    scorer: str | None = None
     threshold: float | None = None  # default: the scorer's calibrated threshold for this use
     # The fluency filter's question LM: off, bundled (the LM of `lang`) or a folder. Off by default: two
     # blind readings of SQuAD dev test sets found no gain from it yet (docs/build.md).
     fluency: str = "off"
     fluency_threshold: float | None = None  # default: the LM's calibrated threshold for this use
+    # Substitution: the suggestion must replace its matched phrase and the rest of the question stay
+    # (filters.Substitutes); the question with the suggestion in place is a candidate beside the
+    # paraphraser's best `nbest` beams; suggestions ranked by a scorer's similarity in place ("off" or a
+    # scorer spec), those below `rank_threshold` (default: the scorer's calibrated one) dropped.
+    substitution: bool | None = None
+    in_place: bool | None = None
+    nbest: int | None = None
+    rank: str | None = None
+    rank_threshold: float | None = None
     top_k: int = 3  # suggestions tried per question and step
     steps: int = 1
     num_beams: int = 4
@@ -82,7 +125,20 @@ class BuildConfig:
     device: str | None = None
     examples: int = 5  # before/after examples in the summary
 
+    def __post_init__(self) -> None:
+        if self.preset is None and self.lang in DEFAULT_PRESET:
+            self.preset = "rewrite" if self.use == "adversarial" else DEFAULT_PRESET[self.lang]
+        if self.preset not in PRESETS:
+            return  # check() says so
+        preset = PRESETS[self.preset]
+        rank_given = self.rank is not None
+        for name, value in preset.items():
+            if getattr(self, name) is None and not (name == "rank_threshold" and rank_given):
+                setattr(self, name, value)
+
     def check(self) -> None:
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown --preset {self.preset!r}; choose {' or '.join(PRESETS)}")
         if (self.squad is None) == (self.pairs is None):
             raise ValueError("give exactly one input: --squad FILE or --pairs FILE")
         if self.lang not in DEFAULT_SOURCE:
@@ -91,7 +147,9 @@ class BuildConfig:
             raise ValueError("--adversarial needs QA data (--squad): its suggestions come from the context")
         if self.mode not in (None, "ppdb", "context"):
             raise ValueError(f"unknown --mode {self.mode!r}; choose ppdb or context")
-        for name in ("top_k", "steps", "num_beams", "batch_size", "chunk_size"):
+        if self.nbest > self.num_beams:
+            raise ValueError(f"--nbest ({self.nbest}) cannot exceed --num-beams ({self.num_beams})")
+        for name in ("top_k", "steps", "num_beams", "nbest", "batch_size", "chunk_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
         if self.n is not None and self.n < 1:
@@ -130,6 +188,7 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         LengthRatio,
         SimilarityFilter,
         StillAQuestion,
+        Substitutes,
     )
     from paraguide.suggest import load_source
 
@@ -148,6 +207,8 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
     if threshold is None:
         threshold = default_threshold(config.scorer, config.use, config.lang)
     filters = [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]
+    if config.substitution:
+        filters.append(Substitutes())
     vocabulary = _vocabulary(config.lang, source)
     if vocabulary is not None:
         filters.append(KnownWords(vocabulary.knows))
@@ -161,6 +222,12 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
             fluency_threshold = default_threshold("fluency", config.use, config.lang)
         filters.append(FluencyFilter(FluencyScorer(fluency, lang=config.lang), fluency_threshold))
     filters.append(SimilarityFilter(scorer, threshold))
+    ranker, rank_threshold = None, None
+    if config.rank != "off":
+        ranker = scorer if config.rank == config.scorer else load_scorer(config.rank, lang=config.lang)
+        rank_threshold = config.rank_threshold
+        if rank_threshold is None:
+            rank_threshold = default_threshold(config.rank, config.use, config.lang)
     generator = QuestionParaphraser(
         paraphraser,
         source,
@@ -172,6 +239,10 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         num_beams=config.num_beams,
         batch_size=config.batch_size,
         alternatives=config.per_question - 1 if config.mode else 0,
+        nbest=config.nbest,
+        in_place=config.in_place,
+        ranker=ranker,
+        rank_threshold=rank_threshold,
     )
     described = {
         "model": str(Path(model).resolve()),
@@ -183,6 +254,11 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         "known_words": "wordnet" if vocabulary is not None else "off",
         "fluency": str(Path(fluency).resolve()) if fluency != "off" else "off",
         "fluency_threshold": fluency_threshold,
+        "substitution": config.substitution,
+        "in_place": config.in_place,
+        "nbest": config.nbest,
+        "rank": config.rank,
+        "rank_threshold": rank_threshold,
     }
     return generator, described
 
@@ -404,6 +480,7 @@ def _provenance(new_id, original_id, original: str, outcome: dict) -> dict:
     record = {"id": new_id, "original_id": original_id, "original": original}
     record["paraphrase"] = outcome["paraphrase"]
     record.update({k: outcome[k] for k in keep})
+    record["origin"] = outcome.get("origin", "paraphraser")  # or "in_place" (BuildConfig.in_place)
     record["steps"] = [{k: s[k] for k in ("suggestion", "paraphrase", "scores")} for s in outcome["steps"]]
     return record
 
@@ -444,6 +521,7 @@ def _summary(config, accounting, outcomes, written, described, generator) -> dic
     for o in outcomes.values():
         drops.update(o.get("candidate_drops", {}))
     steps = Counter(row["step"] for row in accounting if row["status"] == "selected")
+    origins = Counter(o.get("origin", "paraphraser") for o in outcomes.values() if o["status"] == "selected")
     return {
         "job": "augment" if config.mode else ("adversarial testset" if config.adversarial else "testset"),
         "input": config.squad or config.pairs,
@@ -463,6 +541,7 @@ def _summary(config, accounting, outcomes, written, described, generator) -> dic
             "dropped_by": {s: drops.get(s, 0) for s in stages[1:-1]},
         },
         "selected_at_step": {str(k): v for k, v in sorted(steps.items())},
+        "selected_by_origin": dict(sorted(origins.items())),
         "components": described,
         "seed": config.seed,
     }

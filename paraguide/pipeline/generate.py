@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paraguide.model.paraphraser import Paraphraser
+from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
 from paraguide.suggest.base import Suggestion, SuggestionSource
 
@@ -61,13 +62,28 @@ class QuestionParaphraser:
         num_beams: int = 4,
         batch_size: int = 32,
         alternatives: int = 0,
+        nbest: int = 1,
+        in_place: bool = False,
+        ranker: Scorer | None = None,
+        rank_threshold: float | None = None,
+        pool: int = 12,
     ):
-        if steps < 1 or top_k < 1:
-            raise ValueError("steps and top_k must be at least 1")
+        """``nbest``: the paraphraser's best ``nbest`` beams of each input are candidates (not only the first).
+        ``in_place``: the question with the suggestion put in place of its matched phrase (inflected like it)
+        is a candidate too, beside the paraphraser's. ``ranker``: a similarity scorer that ranks up to
+        ``pool`` suggestions of a question by how close the question with the suggestion in place stays to
+        the question, and drops those below ``rank_threshold`` -- WordNet's other senses ("date" ->
+        "appointment") fall out before the paraphraser spends time on them."""
+        if steps < 1 or top_k < 1 or nbest < 1:
+            raise ValueError("steps, top_k and nbest must be at least 1")
+        if nbest > num_beams:
+            raise ValueError(f"nbest ({nbest}) cannot exceed num_beams ({num_beams})")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
         self.lang, self.top_k, self.steps, self.seed = lang, top_k, steps, seed
         self.num_beams, self.batch_size = num_beams, batch_size
         self.alternatives = alternatives  # other accepted paraphrases kept per question (seeded order)
+        self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
+        self.rank_threshold, self.pool = rank_threshold, pool
         self.stages = stage_names(filters)
 
     def __call__(self, items: Sequence[Item]) -> list[dict]:
@@ -93,16 +109,25 @@ class QuestionParaphraser:
     def _step(self, items, active, current, paths, drops, step, outcomes) -> dict[int, dict]:
         texts = [current[i] for i in active]
         suggestions = self._suggest([items[i] for i in active], texts)
+        placed = self._placed(active, current, suggestions)
+        unused = [
+            [s for s in found if s.text not in {p["suggestion"] for p in paths[i]}]
+            for i, found in zip(active, suggestions, strict=True)
+        ]
+        if self.ranker is not None:
+            unused = self._rank([current[i] for i in active], unused, placed)
         inputs: list[tuple[int, Suggestion | None]] = []
-        for i, found in zip(active, suggestions, strict=True):
-            used = {p["suggestion"] for p in paths[i]}
-            fresh = [s for s in found if s.text not in used][: self.top_k]
+        for i, found, fresh in zip(active, suggestions, unused, strict=True):
+            fresh = fresh[: self.top_k]
             if self.source is None:
                 fresh = [None]  # free paraphrasing: the empty suggestion
             elif not fresh and step == 1:
-                outcomes[i] = self._dropped(
-                    items[i], "suggestion", f"no suggestion from {self.source.name}", 0
-                )
+                reason = f"no suggestion from {self.source.name}"
+                if found and self.ranker is not None:
+                    reason = (
+                        f"no suggestion of {self.source.name} kept its meaning in place ({self.ranker.name})"
+                    )
+                outcomes[i] = self._dropped(items[i], "suggestion", reason, 0)
             inputs.extend((i, s) for s in fresh)
         if not inputs:
             return {}
@@ -110,23 +135,33 @@ class QuestionParaphraser:
             [current[i] for i, _ in inputs],
             [s.text if s else None for _, s in inputs],
             num_beams=self.num_beams,
+            num_return_sequences=self.nbest,
             batch_size=self.batch_size,
             matched=[s.matched if s else None for _, s in inputs],
         )
         candidates: dict[int, list[Candidate]] = {}
         for (i, s), outputs in zip(inputs, generated, strict=True):
             item = items[i]
-            c = Candidate(
-                item.question,
-                outputs[0].text if outputs else "",
-                s.text if s else "",
-                item.answer,
-                self.lang,
-                meta={"suggestion": s, "previous": current[i] if step > 1 else None},
-            )
-            if not c.text:
-                c.dropped = "paraphraser: empty output"
-            candidates.setdefault(i, []).append(c)
+            texts = [(o.text, "paraphraser") for o in outputs[: self.nbest]] or [("", "paraphraser")]
+            if self.in_place and s is not None and (current[i], s) in placed:
+                texts.append((placed[current[i], s], "in_place"))
+            seen: set[str] = set()
+            for text, origin in texts:
+                if text in seen:
+                    continue  # the paraphraser wrote the in-place question itself: one candidate
+                seen.add(text)
+                c = Candidate(
+                    item.question,
+                    text,
+                    s.text if s else "",
+                    item.answer,
+                    self.lang,
+                    matched=s.matched if s else "",
+                    meta={"suggestion": s, "previous": current[i] if step > 1 else None, "origin": origin},
+                )
+                if not c.text:
+                    c.dropped = "paraphraser: empty output"
+                candidates.setdefault(i, []).append(c)
         self.filters([c for cs in candidates.values() for c in cs])
         chosen = {}
         for i, cs in candidates.items():
@@ -150,11 +185,64 @@ class QuestionParaphraser:
                 outcomes[i] = self._furthest(items[i], cs)
         return chosen
 
+    def _placed(self, active, current, suggestions) -> dict[tuple[str, Suggestion], str]:
+        """``(question, suggestion) -> the question with the suggestion in place``, for the suggestions
+        that know their span (all but context chunks), when the ranker or the in-place candidates need it."""
+        if not (self.in_place or self.ranker is not None):
+            return {}
+        from paraguide.text.pos import has_tagger, pos_tag
+        from paraguide.text.substitute import fix_do_support, head_tag, substitute
+
+        placed = {}
+        for i, found in zip(active, suggestions, strict=True):
+            question = current[i]
+            spanned = [s for s in found[: self.pool] if s.span is not None and s.matched]
+            if not spanned:
+                continue
+            tags = []
+            if self.lang == "en" and has_tagger("en"):
+                tagged = pos_tag(question, "en")
+                tags = fix_do_support([t.text for t in tagged], [t.tag for t in tagged])
+            for s in spanned:
+                tag = head_tag(tags, s.span) if tags else ""
+                try:
+                    placed[question, s] = substitute(question, s.span, s.text, self.lang, tag)
+                except ValueError:
+                    continue  # a span from another tokenisation: no in-place form
+        return placed
+
+    def _rank(
+        self, questions: list[str], found: list[list[Suggestion]], placed: dict
+    ) -> list[list[Suggestion]]:
+        """Each question's suggestions by the ranker's similarity of the question with the suggestion in
+        place (one batch for all questions), those below the threshold dropped; suggestions without an
+        in-place form keep their order after them."""
+        pools = [f[: self.pool] for f in found]
+        pairs = sorted(
+            {
+                (q, placed[q, s])
+                for q, pool in zip(questions, pools, strict=True)
+                for s in pool
+                if (q, s) in placed
+            }
+        )
+        scores = dict(zip(pairs, self.ranker.score(pairs), strict=True)) if pairs else {}
+        ranked = []
+        for q, pool in zip(questions, pools, strict=True):
+            scored = [(scores[q, placed[q, s]], n, s) for n, s in enumerate(pool) if (q, s) in placed]
+            kept = [
+                s
+                for score, _, s in sorted(scored, key=lambda x: (-x[0], x[1]))
+                if self.rank_threshold is None or score >= self.rank_threshold
+            ]
+            ranked.append(kept + [s for s in pool if (q, s) not in placed])
+        return ranked
+
     def _suggest(self, items: Sequence[Item], texts: list[str]) -> list[list[Suggestion]]:
         if self.source is None:
             return [[] for _ in texts]
-        # Ask for more than top_k: later steps skip suggestions already used.
-        k = self.top_k * self.steps
+        # Ask for more than top_k: later steps skip suggestions already used, and the ranker reorders.
+        k = max(self.top_k * self.steps, self.pool if self.ranker is not None else 0)
         if self.source.name == "context":
             return self.source.suggest(
                 texts,
@@ -175,6 +263,7 @@ class QuestionParaphraser:
             "suggestion_source": s.source if s else "none",
             "relation": s.relation if s else "",
             "scores": dict(c.scores),
+            "origin": c.meta.get("origin", "paraphraser"),
             "step": step,
             "candidates": candidates,
             "accepted": accepted,

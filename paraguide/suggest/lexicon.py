@@ -127,10 +127,18 @@ class WordNet:
 
     name = "wordnet"
 
-    def __init__(self, path: str | os.PathLike | None = None, stopwords: frozenset[str] | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        stopwords: frozenset[str] | None = None,
+        max_sense: int | None = 2,
+    ):
         """``path``: Open English WordNet's YAML folder (default: the shared data's), or ``"nltk"`` for
-        NLTK's wordnet corpus when it is installed."""
+        NLTK's wordnet corpus when it is installed. ``max_sense``: :meth:`suggest` takes synonyms from a
+        word's first ``max_sense`` senses only (None: all); a blind reading found none of the synonyms from
+        a third or later sense acceptable in place (docs/build.md)."""
         self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
+        self.max_sense = max_sense
         if path is not None and os.fspath(path) == "nltk":
             from nltk.corpus import wordnet
 
@@ -186,6 +194,25 @@ class WordNet:
                 out += [a for a in self._antonyms.get(lemma, {}).get(p, []) if a not in out]
         return out
 
+    def _in_multiword(self, words: list[tuple[str, str | None]], i: int) -> bool:
+        """Whether word ``i`` and a neighbour form a WordNet lemma of two words ("took place" -> "take
+        place", "set up", "carbon dioxide"), either word in any of its lemma forms."""
+
+        from paraguide.text.substitute import lemmas  # irregular forms too ("took" -> "take")
+
+        def forms(j: int) -> set[str]:
+            word = words[j][0].lower()
+            return {*lemmas(word), *(lemma for p in WORDNET_POS for lemma in self.lemmatize(word, p))}
+
+        for j, k in ((i - 1, i), (i, i + 1)):
+            if (
+                j >= 0
+                and k < len(words)
+                and any(f"{a} {b}" in self.lemmas for a in forms(j) for b in forms(k))
+            ):
+                return True
+        return False
+
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         from paraguide.text.pos import has_tagger, pos_tag
 
@@ -205,16 +232,54 @@ class WordNet:
                     continue
                 if (tagged and tags[i].startswith("NNP")) or (i > 0 and word[:1].isupper()):
                     continue  # names (Super Bowl, Eldon Square, Beyoncé) are not paraphrased
+                if self._in_multiword(words, i):
+                    continue  # "place" of "took place": a synonym of the word alone breaks the phrase
                 lemmas = {word.lower(), *self.lemmatize(word.lower(), pos)} if pos else {word.lower()}
                 for text, score, p in self.synonyms(word, pos):
                     if text in present or text in best and best[text].score >= score:
                         continue
+                    if self.max_sense and score < 1 / self.max_sense:
+                        continue
+                    if _unfit(text, lemmas, p):
+                        continue
                     if text in self.stopwords or lemmas & set(text.split()):
                         continue  # a function word ("do" for "called"), or an expansion ("danish language")
+                    if any(len(w) == 1 or not w.isalpha() for w in text.replace("-", "").split()):
+                        continue  # an abbreviation's sense: "one c" (century), "atomic number 31" (gas)
                     best[text] = Suggestion(text, word.lower(), (i, i + 1), round(score, 4), self.name, p)
             ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
             results.append(ranked[:top_k] if top_k else ranked)
         return results
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance (short words: the quadratic table is fine)."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+def _unfit(synonym: str, lemmas: set[str], pos: str) -> bool:
+    """WordNet synonyms that a blind reading rejected in place, by shape:
+
+    - a derived form of the word itself ("activation" -> "activating", "design" -> "designing", "center"
+      -> "centerfield", "agent" -> "agentive role"): same stem, another part of speech or another thing;
+      a spelling variant ("organization" -> "organisation": distance <= 2, same last letter) stays;
+    - a several-word noun for a one-word noun: WordNet's glosses of a sense ("mother" -> "female
+      parent", "book" -> "christian bible", "price" -> "monetary value");
+    - a "be ..." verb phrase ("called" -> "be known as"), which doubles the question's own auxiliary."""
+    words = synonym.split()
+    related = [lemma for lemma in lemmas if len(lemma) >= 4 and words[0][:4] == lemma[:4]]
+    if related and not any(
+        _distance(words[0], lemma) <= 2 and words[0][-1] == lemma[-1] for lemma in related
+    ):  # shares the stem and is no spelling variant ("colour", "descendent") of any form
+        return True
+    if pos == "n" and len(words) > 1 and all(" " not in lemma for lemma in lemmas):
+        return True
+    return pos == "v" and words[0] == "be"
 
 
 def read_cilin(path: str | os.PathLike) -> Iterator[tuple[str, str, list[str]]]:
