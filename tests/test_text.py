@@ -154,6 +154,12 @@ def test_substitute_inflects_like_the_replaced_word():
     assert fix_do_support(["Who", "founded", "it"], ["WP", "VBD", "PRP"]) == ["WP", "VBD", "PRP"]
     assert head_tag(["VBD", "RP"], (0, 2)) == "VBD" and head_tag(["JJ", "NNS"], (0, 2)) == "NNS"
     assert {"plan", "planned"} <= lemmas("planned") and "take" in lemmas("took")
+    trade = "What trade was the city an important center of?"
+    assert (
+        substitute(trade, (6, 7), "significant", "en", "JJ")
+        == "What trade was the city a significant center of?"
+    )
+    assert substitute("Is a large city near?", (2, 3), "ample", "en", "JJ") == "Is an ample city near?"
     zh = "求曲婉婷的承认的伴奏"
     tokens = [t.text for t in tokenize_spans(zh, "zh")]
     i = tokens.index("承认")

@@ -75,11 +75,20 @@ def substitute(question: str, span: tuple[int, int], phrase: str, lang: str, tag
     start, end = span
     if not 0 <= start < end <= len(tokens):
         raise ValueError(f"span {span} outside the question's {len(tokens)} tokens: {question!r}")
+    head = question[: tokens[start].start]
     if lang == "en":
         phrase = inflect(phrase, tag)
         if start == 0 and question[:1].isupper():
             phrase = phrase[:1].upper() + phrase[1:]
-    return question[: tokens[start].start] + phrase + question[tokens[end - 1].end :]
+        if start > 0 and tokens[start - 1].text.lower() in ("a", "an"):
+            # "an important center" -> "a significant center": the article agrees with the new word (by
+            # its first letter; "an hour", "a university" are rare enough in questions)
+            before = tokens[start - 1]
+            article = "an" if phrase[:1].lower() in "aeiou" else "a"
+            if before.text[:1].isupper():
+                article = article.capitalize()
+            head = question[: before.start] + article + question[before.end : tokens[start].start]
+    return head + phrase + question[tokens[end - 1].end :]
 
 
 _DO = {"do", "does", "did"}
