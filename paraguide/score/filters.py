@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from paraguide.score.base import Scorer
 from paraguide.text.match import contains, includes
 from paraguide.text.normalize import normalize
-from paraguide.text.stopwords import is_word
+from paraguide.text.stopwords import is_word, load_stopwords
+from paraguide.text.substitute import forms, lemmas
 from paraguide.text.tokenize import tokenize
 
 
@@ -84,8 +85,6 @@ class ContainsSuggestion(Filter):
     name = "contains_suggestion"
 
     def reasons(self, candidates):
-        from paraguide.text.substitute import forms
-
         out = []
         for c in candidates:
             used = not c.suggestion or includes(c.text, c.suggestion)
@@ -112,8 +111,6 @@ class Substitutes(Filter):
     name = "substitution"
 
     def reasons(self, candidates):
-        from paraguide.text.stopwords import load_stopwords
-
         out = []
         for c in candidates:
             if not c.suggestion or not c.matched:
@@ -130,16 +127,12 @@ class Substitutes(Filter):
                 lost = [w for w in rest if w not in c.text]
                 added = [w for w in words if w not in c.source and w not in c.suggestion]
             else:
-                have = _lemma_set(words)
-                kept = [
-                    w
-                    for w in matched
-                    if _lemma_set([w]) & have and not _lemma_set([w]) & _lemma_set(suggestion)
-                ]
-                known = _lemma_set(source + suggestion)
-                skip = _lemma_set(matched + suggestion)
-                lost = [w for w in source if not _lemma_set([w]) & (have | skip)]
-                added = [w for w in words if not _lemma_set([w]) & known]
+                have, offered = _lemma_set(words), _lemma_set(suggestion)
+                kept = [w for w in matched if lemmas(w) & have and not lemmas(w) & offered]
+                known = _lemma_set(source) | offered
+                skip = _lemma_set(matched) | offered
+                lost = [w for w in source if not lemmas(w) & (have | skip)]
+                added = [w for w in words if not lemmas(w) & known]
             if kept:
                 out.append(
                     f"kept {', '.join(map(repr, kept))} beside {c.suggestion!r} (inserted, not replaced)"
@@ -158,12 +151,7 @@ def _content_words(text: str, lang: str, stop: frozenset[str]) -> list[str]:
 
 
 def _lemma_set(words: Sequence[str]) -> set[str]:
-    from paraguide.text.substitute import lemmas
-
-    found: set[str] = set()
-    for w in words:
-        found |= lemmas(w)
-    return found
+    return set().union(*(lemmas(w) for w in words))
 
 
 class LengthRatio(Filter):

@@ -244,8 +244,6 @@ class WordNet:
                         continue
                     if text in self.stopwords or lemmas & set(text.split()):
                         continue  # a function word ("do" for "called"), or an expansion ("danish language")
-                    if any(len(w) == 1 or not w.isalpha() for w in text.replace("-", "").split()):
-                        continue  # an abbreviation's sense: "one c" (century), "atomic number 31" (gas)
                     best[text] = Suggestion(text, word.lower(), (i, i + 1), round(score, 4), self.name, p)
             ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
             results.append(ranked[:top_k] if top_k else ranked)
@@ -270,8 +268,11 @@ def _unfit(synonym: str, lemmas: set[str], pos: str) -> bool:
       a spelling variant ("organization" -> "organisation": distance <= 2, same last letter) stays;
     - a several-word noun for a one-word noun: WordNet's glosses of a sense ("mother" -> "female
       parent", "book" -> "christian bible", "price" -> "monetary value");
-    - a "be ..." verb phrase ("called" -> "be known as"), which doubles the question's own auxiliary."""
+    - a "be ..." verb phrase ("called" -> "be known as"), which doubles the question's own auxiliary;
+    - an abbreviation's sense: a one-letter word or a number ("one c" for century, "atomic number 31")."""
     words = synonym.split()
+    if any(len(w) == 1 or not w.isalpha() for w in synonym.replace("-", "").split()):
+        return True
     related = [lemma for lemma in lemmas if len(lemma) >= 4 and words[0][:4] == lemma[:4]]
     if related and not any(
         _distance(words[0], lemma) <= 2 and words[0][-1] == lemma[-1] for lemma in related

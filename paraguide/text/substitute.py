@@ -15,7 +15,6 @@ from paraguide.text.tokenize import tokenize_spans
 
 # Penn tags LemmInflect can produce; others (base forms, proper nouns, function words) stay as given.
 _INFLECTED = {"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "RBR", "RBS"}
-_UPOS = {"N": "NOUN", "V": "VERB", "J": "ADJ", "R": "ADV"}
 
 
 def inflect(phrase: str, tag: str) -> str:
