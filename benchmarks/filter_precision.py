@@ -33,7 +33,9 @@ from paraguide.score.filters import (
     StillAQuestion,
     Substitutes,
 )
-from paraguide.suggest import WordNet
+from paraguide.suggest import WordNet, default_ppdb_path
+from paraguide.suggest.ppdb import read_rules
+from paraguide.text.substitute import lemmas
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -59,6 +61,21 @@ def labelled(results: Path) -> list[dict]:
             items.append({**item, **{k: s[k] for k in ("suggestion", "matched")}, "good": judged[n],
                           "reading": key_file.name})  # fmt: skip
     return items
+
+
+class PPDBAgrees:
+    """Not a filter of the chain but the default source's check, applied to the labelled items: PPDB's
+    synonym pairs hold the (matched word, suggestion) pair, compared by lemma (suggest.Agreement)."""
+
+    def __init__(self):
+        self.pairs = {(a, b) for a, b, _, _ in read_rules(default_ppdb_path("en"))}
+
+    def __call__(self, candidates: list[Candidate]) -> None:
+        for c in candidates:
+            if c.dropped is None and not any(
+                (a, b) in self.pairs for a in lemmas(c.matched) for b in lemmas(c.suggestion)
+            ):
+                c.dropped = "ppdb_agreement"
 
 
 def evaluate(items: list[dict], filters: list) -> dict:
@@ -101,6 +118,7 @@ def main() -> None:
             SimilarityFilter(embedding, default_threshold("embedding"))
         ],
         f"fluency >= {default_threshold('fluency')}": [FluencyFilter(fluency, default_threshold("fluency"))],
+        "ppdb_agreement (the default source's check)": [PPDBAgrees()],
     }
     chains = {
         "old default: cheap + known_words + sim": [
@@ -112,6 +130,9 @@ def main() -> None:
         "cheap + substitution + fluency + embedding": [
             *cheap, Substitutes(), FluencyFilter(fluency, default_threshold("fluency")),
             SimilarityFilter(embedding, default_threshold("embedding")),
+        ],
+        "ppdb_agreement + cheap + substitution + embedding (the default now)": [
+            PPDBAgrees(), *cheap, Substitutes(), SimilarityFilter(embedding, default_threshold("embedding"))
         ],
     }  # fmt: skip
     out = {

@@ -437,7 +437,11 @@ def _add_suggest(sub) -> None:
             """
         ),
     )
-    p.add_argument("--source", required=True, help="ppdb:FILE | wordnet[:FOLDER] | cilin[:FILE] | context")
+    p.add_argument(
+        "--source",
+        required=True,
+        help="ppdb[:FILE] | wordnet[:FOLDER] | cilin[:FILE] | context | A&B (A's suggestions that B agrees with)",
+    )
     p.add_argument(
         "--input",
         required=True,
@@ -499,7 +503,7 @@ def _run_suggest(args) -> int:
     else:
         questions = [q for q, _, _ in _read_questions(args.input)]
     options = {}
-    if args.source.startswith("ppdb"):
+    if args.source.startswith("ppdb") or "&" in args.source:
         options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en")
     elif args.source.startswith("context"):
         options = dict(lang=args.lang or "en", ner=args.ner)
@@ -681,11 +685,13 @@ def _run_train_scorer(args) -> int:
 
 _BUILD_SOURCES = """\
             suggestion sources (--source):
-              wordnet[:FOLDER]    English default: WordNet synonyms (Open English WordNet YAML; default: the
-                                  shared data's open_english_wordnet/yaml)
+              wordnet&ppdb        English default: the WordNet synonyms that PPDB's synonym pairs also hold
+                                  for the same word (A&B: the suggestions of A that B agrees with)
+              wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
+                                  data's open_english_wordnet/yaml): twice the questions, fewer good ones
               cilin[:FILE]        Chinese default: HIT Cilin synonyms
-              ppdb:FILE           PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
-                                  or 'word1 word2' list (any PPDB-like file you give)
+              ppdb[:FILE]         PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
+                                  or 'word1 word2' list (default: the shared data's PPDB synonym pairs)
               context             adversarial (the --adversarial / --mode context default): phrases near a
                                   same-type distractor of the answer in the context
               none                no suggestion: free paraphrases
@@ -699,7 +705,8 @@ BUILD_HELP = {
     "side": "pairs: which question to paraphrase: a, b or both",
     "lang": "language: en or zh",
     "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
-    "source": "suggestion source (see below; default: wordnet for en, cilin for zh, context if adversarial)",
+    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin for zh, context if "
+    "adversarial)",
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "preset": "substitute (English default): the suggestion replaces its phrase, in place or by the "
     "paraphraser, and the rest stays; rewrite (Chinese and adversarial default): the paraphraser's free rewrite. "
@@ -714,7 +721,8 @@ BUILD_HELP = {
     "word of the question or adds one from nowhere (--no-substitution: don't)",
     "in_place": "also offer the question with the suggestion put in place (inflected) as a candidate "
     "(--no-in-place: don't)",
-    "nbest": "the paraphraser's best N beams of each suggestion are candidates (default: the preset's)",
+    "nbest": "the paraphraser's best N beams of each suggestion are candidates; 0: the paraphraser is not "
+    "run, the in-place candidates alone (default: the preset's)",
     "rank": "rank suggestions by this scorer's similarity with the suggestion in place (off, embedding, sim "
     "...) and drop those below --rank-threshold (default: the preset's)",
     "rank_threshold": "threshold of --rank (default: the preset's, or that scorer's calibrated one when --rank "

@@ -128,12 +128,35 @@ def test_in_place_candidates_and_suggestions_ranked_in_place():
     assert (got[0]["paraphrase"], got[0]["origin"]) == ("Who planned the music hall?", "in_place")
     assert got[0]["candidates"] == 2 and got[0]["accepted"] == 1
     assert got[0]["candidate_drops"] == {"substitution": 1}
-    # the paraphraser wrote the in-place question itself (up to case): both candidates pass, either is fine
-    assert got[1]["paraphrase"].lower() == "when did germany establish the colony?"
+    # the paraphraser wrote the in-place question itself (up to case): both pass, the in-place one is chosen
+    assert (got[1]["paraphrase"], got[1]["origin"]) == ("When did Germany establish the colony?", "in_place")
     none = QuestionParaphraser(paraphraser, SpanSource(table), chain, ranker=ranker, rank_threshold=1.0)
     [dropped] = none([Item("a", q1)])
     assert dropped["stage"] == "suggestion"
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
+
+
+def test_in_place_candidates_alone_run_no_paraphraser():
+    from paraguide.score.filters import Substitutes
+
+    q1, q2 = "Who designed the music hall?", "What is it?"
+    table = {q1: [("plan", "designed", (1, 2))], q2: [("thing", "it", (9, 10))]}  # q2's span is not in it
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
+    generate = QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True)
+    got = generate([Item("a", q1), Item("b", q2)])
+    assert (got[0]["paraphrase"], got[0]["origin"], got[0]["candidates"]) == (
+        "Who planned the music hall?",
+        "in_place",
+        1,
+    )
+    assert (got[1]["status"], got[1]["stage"]) == ("dropped", "suggestion")
+    assert got[1]["reason"] == "no suggestion of spans could be put in place"
+    with pytest.raises(ValueError, match="needs the in-place candidates"):
+        QuestionParaphraser(None, SpanSource(table), chain, nbest=0)
+    with pytest.raises(ValueError, match="nbest 2 needs a paraphraser"):
+        QuestionParaphraser(None, SpanSource(table), chain, nbest=2)
+    with pytest.raises(ValueError, match="give --nbest N to use the paraphraser"):
+        BuildConfig(out="x", squad="s.json", in_place=False).check()
 
 
 def test_presets_fill_what_is_left_unset():
@@ -143,9 +166,9 @@ def test_presets_fill_what_is_left_unset():
         "embedding",
         True,
         True,
-        4,
+        0,
         "embedding",
-        0.94,
+        0.90,
     )
     zh = BuildConfig(out="x", pairs="p.tsv", lang="zh")
     assert (zh.preset, zh.scorer, zh.substitution, zh.in_place, zh.nbest, zh.rank) == (

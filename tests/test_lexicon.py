@@ -174,8 +174,21 @@ def test_cilin_groups_scores_and_antonyms(tmp_path):
 def test_unknown_source_and_missing_path():
     with pytest.raises(ValueError, match="unknown suggestion source 'thesaurus'"):
         load_source("thesaurus")
-    with pytest.raises(ValueError, match="ppdb needs its file"):
-        load_source("ppdb")
+    with pytest.raises(ValueError, match="ppdb needs its file.*default for zh: none"):
+        load_source("ppdb", lang="zh")
+
+
+def test_ppdb_defaults_to_the_shared_synonym_pairs(monkeypatch, tmp_path):
+    monkeypatch.setenv("PARAGUIDE_SHARED_DATA", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    from paraguide.suggest import default_ppdb_path
+
+    (tmp_path / "en_lexical_constraints").mkdir()
+    pairs = tmp_path / "en_lexical_constraints" / "ppdb_synonyms.txt"
+    pairs.write_text("largest biggest", encoding="utf-8")
+    assert default_ppdb_path("en") == pairs
+    suggestions = load_source("ppdb", progress=False).suggest(["What is the largest city?"])[0]
+    assert [(s.text, s.matched) for s in suggestions] == [("biggest", "largest")]
 
 
 def test_shared_wordnet_and_cilin(tmp_path, monkeypatch):
@@ -269,3 +282,37 @@ def test_suggestions_from_the_first_senses_only_and_not_of_the_wrong_shape(wordn
         ("speed", {"velocity"}, "n"),
     ]:
         assert not _unfit(synonym, lemmas, pos), synonym
+
+
+def test_no_derived_form_of_a_short_word():
+    from paraguide.suggest.lexicon import _unfit
+
+    assert _unfit("ending", {"end"}, "n") and _unfit("endpoint", {"end"}, "n")
+    assert not _unfit("utilization", {"use"}, "n")
+    assert not _unfit("close", {"end"}, "n") and not _unfit("colour", {"color"}, "n")
+
+
+def test_agreement_keeps_what_both_sources_suggest_for_the_same_words(wordnet, tmp_path):
+    """WordNet offers automobile, motorcar and railcar for "car"; a PPDB-like list agrees on "automobiles"
+    (an inflected form: agreement is on lemmas) and offers "vehicle" for another word; only automobile is
+    kept, with WordNet's span and score."""
+    from paraguide.suggest import PPDB, Agreement
+
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("car automobiles\nrepair vehicle\n", encoding="utf-8")
+    wn = WordNet(wordnet)
+    both = load_source(f"wordnet:{wordnet}&ppdb:{pairs}")
+    assert isinstance(both, Agreement) and both.name == "wordnet&ppdb"
+    questions = ["Who can repair my car?", "Is it good?"]
+    alone = wn.suggest(questions)
+    assert {s.text for s in alone[0]} >= {"automobile", "motorcar", "railcar", "fix", "mend"}
+    agreed = both.suggest(questions)
+    assert [s.text for s in agreed[0]] == ["automobile"] and agreed[1] == []
+    assert agreed[0][0] == next(s for s in alone[0] if s.text == "automobile")
+    assert [s.text for s in Agreement(wn, PPDB(pairs, progress=False)).suggest(["Where is the car?"])[0]] == [
+        "automobile"
+    ]
+    with pytest.raises(ValueError, match="two or more lexical sources"):
+        load_source("wordnet&")
+    with pytest.raises(ValueError, match="at least two sources"):
+        Agreement(wn)

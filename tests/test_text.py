@@ -149,8 +149,33 @@ def test_substitute_inflects_like_the_replaced_word():
     assert substitute(q, (5, 6), "neighbour", "en", "NNS") == "Who influenced Bismark besides his neighbours?"
     assert inflect("set up", "VBZ") == "sets up" and inflect("religious belief", "NNS") == "religious beliefs"
     assert inflect("set up", "VB") == "set up"
+    # A suggestion that arrives inflected (PPDB lists forms) is put back to the replaced word's form.
+    assert inflect("clients", "NN") == "client" and inflect("planned", "VB") == "plan"
+    assert inflect("plans", "VBD") == "planned" and inflect("data", "NN") == "data"
+    assert inflect("Williams", "NNP") == "Williams"
+    doritos = "What was the Doritos customer Super Bowl ad campaign called?"
+    assert (
+        substitute(doritos, (4, 5), "clients", "en", "NN")
+        == "What was the Doritos client Super Bowl ad campaign called?"
+    )
+    from paraguide.text.substitute import forms
+
+    assert "client" in forms("clients") and "clients" in forms("client")
     words = ["When", "did", "Germany", "found", "the", "colony", "?"]
     assert fix_do_support(words, ["WRB", "VBD", "NNP", "VBD", "DT", "NN", "."])[3] == "VB"
+    # a verb the tagger took for a noun, between the subject and an object, "to" or the end
+    words = ["In", "which", "year", "did", "the", "newspaper", "change", "its", "definition", "?"]
+    tags = ["IN", "WDT", "NN", "VBD", "DT", "NN", "NN", "PRP$", "NN", "."]
+    assert fix_do_support(words, tags)[6] == "VB" and fix_do_support(words, tags)[5] == "NN"
+    assert (
+        fix_do_support(["When", "did", "the", "war", "end", "?"], ["WRB", "VBD", "DT", "NN", "NN", "."])[4]
+        == "VB"
+    )
+    council = fix_do_support(
+        ["What", "did", "the", "city", "council", "decide", "?"], ["WP", "VBD", "DT", "NN", "NN", "VB", "."]
+    )
+    assert council[4:6] == ["NN", "VB"]
+
     assert fix_do_support(["Who", "founded", "it"], ["WP", "VBD", "PRP"]) == ["WP", "VBD", "PRP"]
     assert head_tag(["VBD", "RP"], (0, 2)) == "VBD" and head_tag(["JJ", "NNS"], (0, 2)) == "NNS"
     assert {"plan", "planned"} <= lemmas("planned") and "take" in lemmas("took")
@@ -166,3 +191,20 @@ def test_substitute_inflects_like_the_replaced_word():
     assert substitute(zh, (i, i + 1), "认可", "zh") == "求曲婉婷的认可的伴奏"
     with pytest.raises(ValueError, match="outside"):
         substitute(q, (5, 9), "x", "en")
+
+
+def test_a_suggestion_fits_a_slot_of_its_part_of_speech():
+    from paraguide.text.substitute import fits
+
+    assert not fits("modification", "VB") and fits("modify", "VB") and fits("take hold of", "VBD")
+    assert fits("alteration", "NN") and not fits("modify", "NNS")
+    assert fits("quick", "JJ") and fits("xyzzyq", "VB")  # unchecked tags and unknown words fit
+    from paraguide.text.substitute import after_do
+
+    words = ["Where", "did", "the", "Silk", "Road", "get", "its", "name", "from", "?"]
+    tags = ["WRB", "VBD", "DT", "NNP", "NNP", "VB", "PRP$", "NN", "IN", "."]
+    assert after_do(words, tags, 5) and not after_do(words, tags, 7)
+    assert not after_do(["Who", "will", "get", "it"], ["WP", "MD", "VB", "PRP"], 2)
+    assert (
+        not fits("be named", "VB", after_do=True) and fits("be named", "VB") and fits("receive", "VB", True)
+    )

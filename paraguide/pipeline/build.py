@@ -40,16 +40,17 @@ from paraguide.pipeline.generate import Item, QuestionParaphraser, stage_names
 from paraguide.pipeline.inputs import InputReport, count_questions, pair_items, squad_items, unique_id
 from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepare_run, read_done
 
-DEFAULT_SOURCE = {"en": "wordnet", "zh": "cilin"}
+# English: WordNet's synonyms that PPDB's synonym pairs also hold (suggest.Agreement); Chinese: Cilin's.
+DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin"}
 
 
 # Named presets (TextAttack's recipes): what a candidate may be and how it is judged.
 #   substitute: the suggestion replaces the phrase it matched and the rest of the question stays
-#     (filters.Substitutes); the question with the suggestion put in place (inflected) is a candidate beside
-#     the paraphraser's 4 best beams; suggestions are ranked by all-MiniLM-L6-v2's similarity of the question
-#     with the suggestion in place, and those below 0.94 dropped; similarity by the same embedding. Blind
-#     readings of SQuAD dev: a reader accepts 29 % of its paraphrases against 3 % of `rewrite`'s, and it
-#     selects 67 % of the questions against 11-15 % (docs/build.md).
+#     (filters.Substitutes); the candidate is the question with the suggestion put in place (inflected),
+#     and the paraphraser is not run (nbest 0): blind readers accepted about one in seven of its beams
+#     under this preset against about half of the in-place candidates. Suggestions are ranked by
+#     all-MiniLM-L6-v2's similarity of the question with the suggestion in place, those below 0.90
+#     dropped; similarity by the same embedding. Readings of SQuAD dev: docs/build.md.
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Chinese and
 #     adversarial (context-chunk) suggestions use it: all-MiniLM-L6-v2 is English-only, and a context chunk
 #     replaces no phrase.
@@ -58,9 +59,9 @@ PRESETS = {
         "scorer": "embedding",
         "substitution": True,
         "in_place": True,
-        "nbest": 4,
+        "nbest": 0,
         "rank": "embedding",
-        "rank_threshold": 0.94,
+        "rank_threshold": 0.90,
     },
     "rewrite": {
         "scorer": "sim",
@@ -98,7 +99,7 @@ class BuildConfig:
     fluency_threshold: float | None = None  # default: the LM's calibrated threshold for this use
     # Substitution: the suggestion must replace its matched phrase and the rest of the question stay
     # (filters.Substitutes); the question with the suggestion in place is a candidate beside the
-    # paraphraser's best `nbest` beams; suggestions ranked by a scorer's similarity in place ("off" or a
+    # paraphraser's best `nbest` beams (0: the paraphraser is not run); suggestions ranked by a scorer's similarity in place ("off" or a
     # scorer spec), those below `rank_threshold` (default: the scorer's calibrated one) dropped.
     substitution: bool | None = None
     in_place: bool | None = None
@@ -149,9 +150,16 @@ class BuildConfig:
             raise ValueError(f"unknown --mode {self.mode!r}; choose ppdb or context")
         if self.nbest > self.num_beams:
             raise ValueError(f"--nbest ({self.nbest}) cannot exceed --num-beams ({self.num_beams})")
-        for name in ("top_k", "steps", "num_beams", "nbest", "batch_size", "chunk_size"):
+        for name in ("top_k", "steps", "num_beams", "batch_size", "chunk_size"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.nbest < 0:
+            raise ValueError("--nbest must be at least 0")
+        if self.nbest == 0 and not self.in_place:
+            raise ValueError(
+                "--nbest 0 (no paraphraser beams; the substitute preset's) needs --in-place candidates: "
+                "give --nbest N to use the paraphraser's beams"
+            )
         if self.n is not None and self.n < 1:
             raise ValueError("--n must be at least 1")
         if self.per_question < 1:
@@ -193,12 +201,14 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
     from paraguide.suggest import load_source
 
     model = config.model or default_model_path(config.lang)
-    paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
+    paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
+    if config.nbest:
+        paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
     spec = config.source_spec()
     source = None
     if spec != "none":
         name = spec.partition(":")[0]
-        options = {"lang": config.lang} if name in ("ppdb", "context") else {}
+        options = {"lang": config.lang} if name in ("ppdb", "context") or "&" in spec else {}
         if name == "context":
             options["ner"] = config.ner
         source = load_source(spec, **options)
@@ -245,12 +255,12 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
         rank_threshold=rank_threshold,
     )
     described = {
-        "model": str(Path(model).resolve()),
+        "model": str(Path(model).resolve()) if paraphraser else "none (--nbest 0)",
         "source": spec,
         "scorer": config.scorer,
         "threshold": threshold,
         "use": config.use,
-        "dtype": str(paraphraser.dtype).removeprefix("torch."),
+        "dtype": str(paraphraser.dtype).removeprefix("torch.") if paraphraser else None,
         "known_words": "wordnet" if vocabulary is not None else "off",
         "fluency": str(Path(fluency).resolve()) if fluency != "off" else "off",
         "fluency_threshold": fluency_threshold,
@@ -266,10 +276,12 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
 def _vocabulary(lang: str, source):
     """English: WordNet (the source itself when it is WordNet), for the known-words filter; None where there
     is none (Chinese, or no WordNet data: the filter is then left out, and the summary says so)."""
-    from paraguide.suggest import WordNet
+    from paraguide.suggest import Agreement, WordNet
 
     if lang != "en":
         return None
+    if isinstance(source, Agreement):
+        source = source.first
     if isinstance(source, WordNet):
         return source
     try:
@@ -284,7 +296,8 @@ def _run_config(config: BuildConfig, job: str, described: dict) -> dict:
     options = {k: v for k, v in asdict(config).items() if k not in skip}
     inputs = file_fingerprint(config.squad or config.pairs)
     model = Path(described["model"]) / "model.safetensors"
-    return {"job": job, "input": inputs, **options, **described, "model_size": model.stat().st_size}
+    size = model.stat().st_size if config.nbest else None  # no model is loaded with --nbest 0
+    return {"job": job, "input": inputs, **options, **described, "model_size": size}
 
 
 # ---- running chunks ----------------------------------------------------------------------------------

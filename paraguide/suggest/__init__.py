@@ -2,6 +2,7 @@
 batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like lists), WordNet and Cilin
 synonyms, and adversarial context chunks (which also take each question's context and answer)."""
 
+from paraguide.suggest.agreement import Agreement
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.suggest.context import ContextChunks
@@ -12,13 +13,45 @@ from paraguide.suggest.textrank import KeyPhrase, TextRank
 SOURCES = ("ppdb", "wordnet", "cilin", "context")
 
 
+# PPDB 2.0's single-word synonym pairs (the counter-fitting constraints, Mrkšić et al. 2016) in the shared
+# data: the English ``ppdb`` source when no file is given.
+PPDB_SYNONYMS = "en_lexical_constraints/ppdb_synonyms.txt"
+
+
+def default_ppdb_path(lang: str = "en"):
+    """The shared data's PPDB synonym pairs (English); an error naming what to pass where there are none."""
+    from paraguide.data.shared import find_shared
+
+    found = find_shared(PPDB_SYNONYMS) if lang == "en" else None
+    if found is None:
+        where = f"{PPDB_SYNONYMS} in the shared data (set PARAGUIDE_SHARED_DATA)" if lang == "en" else "none"
+        raise ValueError(f"ppdb needs its file: --source ppdb:PATH (default for {lang}: {where})")
+    return found
+
+
 def load_source(spec: str, **options) -> SuggestionSource:
-    """A source from ``NAME[:PATH]``: ``ppdb:FILE`` (PPDB 2.0 rules, human labels or word pairs),
-    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``. ``options`` go to the source (e.g. ``threshold``)."""
+    """A source from ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English
+    default: the shared data's PPDB synonym pairs),
+    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``; or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
+    of A that B also makes (:class:`Agreement`). ``options`` go to the source (e.g. ``threshold``); with
+    ``&``, each part takes those it accepts (``lang`` for ppdb, all for context)."""
+    if "&" in spec:
+        parts = [part.strip() for part in spec.split("&")]
+        if "" in parts or any(p.startswith("context") for p in parts):
+            raise ValueError(f"{spec!r}: agreement needs two or more lexical sources, as A&B")
+        # WordNet takes synonyms from all its senses here: the other source is the sense check (a blind
+        # reading found no loss against the first two senses, and more questions get a suggestion).
+        sources = [
+            WordNet(p.partition(":")[2] or None, max_sense=None)
+            if p.partition(":")[0] == "wordnet"
+            else load_source(p, **(options if p.startswith("ppdb") else {}))
+            for p in parts
+        ]
+        return Agreement(*sources, lang=options.get("lang", "en"))
     name, _, path = spec.partition(":")
     if name == "ppdb":
         if not path:
-            raise ValueError("ppdb needs its file: --source ppdb:PATH")
+            path = default_ppdb_path(options.get("lang", "en"))
         return PPDB(path, **options)
     if name == "wordnet":
         return WordNet(path or None)
@@ -31,6 +64,7 @@ def load_source(spec: str, **options) -> SuggestionSource:
 
 __all__ = [
     "PPDB",
+    "Agreement",
     "SOURCES",
     "AlignmentSuggester",
     "Cilin",

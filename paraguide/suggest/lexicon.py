@@ -27,6 +27,7 @@ from paraguide.data.shared import find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
 from paraguide.text.stopwords import is_word, load_stopwords
+from paraguide.text.substitute import fix_do_support
 from paraguide.text.tokenize import tokenize
 
 WORDNET_POS = ("n", "v", "a", "r")
@@ -221,8 +222,8 @@ class WordNet:
         for question in questions:
             if tagged:
                 tokens = pos_tag(question, "en")
-                words = [(t.text, _PENN.get(t.tag[:1])) for t in tokens]
-                tags = [t.tag for t in tokens]
+                tags = fix_do_support([t.text for t in tokens], [t.tag for t in tokens])
+                words = [(t.text, _PENN.get(tag[:1])) for t, tag in zip(tokens, tags, strict=True)]
             else:
                 words = [(w, None) for w in tokenize(question, "en")]
             present = {w.lower() for w, _ in words}
@@ -264,7 +265,7 @@ def _unfit(synonym: str, lemmas: set[str], pos: str) -> bool:
     """WordNet synonyms that a blind reading rejected in place, by shape:
 
     - a derived form of the word itself ("activation" -> "activating", "design" -> "designing", "center"
-      -> "centerfield", "agent" -> "agentive role"): same stem, another part of speech or another thing;
+      -> "centerfield", "agent" -> "agentive role", "end" -> "ending"): same stem, another part of speech or another thing;
       a spelling variant ("organization" -> "organisation": distance <= 2, same last letter) stays;
     - a several-word noun for a one-word noun: WordNet's glosses of a sense ("mother" -> "female
       parent", "book" -> "christian bible", "price" -> "monetary value");
@@ -273,7 +274,11 @@ def _unfit(synonym: str, lemmas: set[str], pos: str) -> bool:
     words = synonym.split()
     if any(len(w) == 1 or not w.isalpha() for w in synonym.replace("-", "").split()):
         return True
-    related = [lemma for lemma in lemmas if len(lemma) >= 4 and words[0][:4] == lemma[:4]]
+    related = [
+        lemma
+        for lemma in lemmas
+        if len(lemma) >= 4 and words[0][:4] == lemma[:4] or len(lemma) == 3 and words[0].startswith(lemma)
+    ]
     if related and not any(
         _distance(words[0], lemma) <= 2 and words[0][-1] == lemma[-1] for lemma in related
     ):  # shares the stem and is no spelling variant ("colour", "descendent") of any form

@@ -19,31 +19,38 @@ _INFLECTED = {"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "RBR", "RBS"}
 
 def inflect(phrase: str, tag: str) -> str:
     """``phrase`` inflected to the Penn ``tag`` of the word it replaces (English); unchanged when the tag
-    asks for no inflection or LemmInflect knows no form."""
-    if tag not in _INFLECTED:
-        return phrase
-    from lemminflect import getInflection
-
+    asks for no inflection or LemmInflect knows no form. A suggestion that arrives inflected (PPDB's
+    "clients") goes back to its lemma first, so "customer" becomes "client", not "clients"."""
     words = phrase.split()
-    if not words:
+    if not words or tag not in ("NN", "NNS", "VB", "VBP") and tag not in _INFLECTED:
         return phrase
+    from lemminflect import getInflection, getLemma
+
     head = 0 if tag.startswith("V") else len(words) - 1
-    forms = getInflection(words[head], tag=tag)
-    if forms:
-        words[head] = forms[0]
+    word = words[head]
+    if tag in ("NN", "NNS") and word.endswith("s") or tag.startswith("VB"):
+        # Nouns only from a plural ("data" is no form of "datum" here); verbs from any form.
+        lemma = getLemma(word, upos="NOUN" if tag.startswith("NN") else "VERB")
+        word = lemma[0] if lemma else word
+    if tag in _INFLECTED:
+        forms = getInflection(word, tag=tag)
+        word = forms[0] if forms else word
+    words[head] = word
     return " ".join(words)
 
 
 @lru_cache(maxsize=65536)
 def forms(phrase: str) -> tuple[str, ...]:
     """``phrase`` and its inflected forms (English): its first word inflected, for verb phrases ("set up"
-    -> "sets up", "set up" ...), and its last, for noun phrases ("religious beliefs")."""
+    -> "sets up", "set up" ...), and its last, for noun phrases ("religious beliefs"); from the word's
+    lemmas, so an inflected suggestion ("clients") also has its base form ("client")."""
     from lemminflect import getAllInflections
 
     words = phrase.split()
     found = [phrase]
     for head in sorted({0, len(words) - 1}) if words else ():
-        for inflected in getAllInflections(words[head]).values():
+        bases = sorted(lemmas(words[head]))
+        for inflected in [bases, *(i for b in bases for i in getAllInflections(b).values())]:
             for form in inflected:
                 variant = " ".join([*words[:head], form, *words[head + 1 :]])
                 if variant not in found:
@@ -93,9 +100,16 @@ def substitute(question: str, span: tuple[int, int], phrase: str, lang: str, tag
 _DO = {"do", "does", "did"}
 
 
+_SUBJECT_END = {"NN", "NNS", "NNP", "NNPS", "PRP"}
+_OBJECT_START = {"DT", "PRP$", "TO", "PDT", "."}
+
+
 def fix_do_support(words: list[str], tags: list[str]) -> list[str]:
     """Penn tags with the verb after a do-auxiliary set to its base form: the tagger reads "found" in
-    "When did Germany found the colony?" as a past tense, and "established" would follow."""
+    "When did Germany found the colony?" as a past tense, and "established" would follow. A word the
+    tagger took for a noun between the subject and an object or the end ("did the newspaper change its
+    definition", "did California start to grow", "did the war end?") is that verb too: a noun synonym there reads "the newspaper
+    modification its definition"."""
     fixed = list(tags)
     aux = False
     for i, (word, tag) in enumerate(zip(words, tags, strict=True)):
@@ -105,7 +119,47 @@ def fix_do_support(words: list[str], tags: list[str]) -> list[str]:
             if tag in ("VBD", "VBZ", "VBP", "VBN"):
                 fixed[i] = "VB"
             aux = False
+        elif (
+            aux
+            and tag in ("NN", "NNS")
+            and tags[i - 1] in _SUBJECT_END
+            and i + 1 < len(tags)
+            and tags[i + 1] in _OBJECT_START
+        ):
+            fixed[i] = "VB"
+            aux = False
     return fixed
+
+
+_BE = {"be", "is", "are", "was", "were", "been", "being", "am"}
+
+
+def after_do(words: list[str], tags: list[str], start: int) -> bool:
+    """Whether the word at ``start`` is the main verb of a do-auxiliary ("did" ... *get*): a do form
+    before it, and no other verb between."""
+    for i in range(start - 1, -1, -1):
+        if words[i].lower() in _DO and tags[i].startswith("VB"):
+            return True
+        if tags[i].startswith("VB") or tags[i] == "MD":
+            return False
+    return False
+
+
+def fits(phrase: str, tag: str, after_do: bool = False) -> bool:
+    """Whether ``phrase`` can stand where a word tagged ``tag`` stood (English): a verb's slot needs a
+    phrase whose head can be a verb, a noun's one whose head can be a noun (by LemmInflect's lemma
+    tables; a word they do not know fits anywhere). Other tags are not checked. After a do-auxiliary
+    (``after_do``) no "be ..." phrase fits: "did the Silk Road *get its name*" -> "did ... be named"."""
+    words = phrase.split()
+    if not words or not (tag.startswith("VB") or tag in ("NN", "NNS")):
+        return True
+    if after_do and words[0].lower() in _BE:
+        return False
+    from lemminflect import getAllLemmas
+
+    verb = tag.startswith("VB")
+    known = getAllLemmas(words[0] if verb else words[-1])
+    return not known or ("VERB" if verb else "NOUN") in known
 
 
 def head_tag(tags: list[str], span: tuple[int, int]) -> str:
@@ -115,4 +169,4 @@ def head_tag(tags: list[str], span: tuple[int, int]) -> str:
     return verbs[0] if verbs else (inside[-1] if inside else "")
 
 
-__all__ = ["fix_do_support", "forms", "head_tag", "inflect", "lemmas", "substitute"]
+__all__ = ["after_do", "fits", "fix_do_support", "forms", "head_tag", "inflect", "lemmas", "substitute"]
