@@ -52,6 +52,8 @@ def labelled(results: Path) -> list[dict]:
             if len(cells) >= 3 and cells[0].strip().isdigit():
                 judged[cells[0].strip()] = all(c.strip().lower().startswith("y") for c in cells[1:3])
         key = json.loads(key_file.read_text(encoding="utf-8"))
+        if key.get("lang", "en") != "en":
+            continue  # the filters measured here are the English chain's
         for n, item in key["items"].items():
             s = item["systems"][0]
             pair = (item["original"].strip(), item["paraphrase"].strip().lower())

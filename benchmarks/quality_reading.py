@@ -113,7 +113,7 @@ def sheet(args) -> None:
         args.attribution or ATTRIBUTION[args.lang],
         "",
     ]
-    key = {"runs": runs, "per_system": args.per_system, "seed": args.seed, "items": {}}
+    key = {"runs": runs, "per_system": args.per_system, "seed": args.seed, "lang": args.lang, "items": {}}
     for n, item in enumerate(order, 1):
         # Every rewrite lower-cased: the paraphraser writes lower case and an in-place substitution keeps the
         # question's case, which would tell the reader where a rewrite came from.
@@ -134,6 +134,7 @@ def score(args) -> None:
             continue  # header or blank
         yes = [c.strip().lower().startswith("y") for c in cells[1:3]]
         judged[cells[0].strip()] = (yes[0], yes[1], cells[3].strip() if len(cells) > 3 else "")
+    lang = key.get("lang", "en")  # edit rates count words: jieba's for Chinese
     missing = sorted(set(key["items"]) - set(judged), key=int)
     if missing:
         raise SystemExit(f"{args.judgements}: no judgement for items {', '.join(missing)}")
@@ -151,8 +152,8 @@ def score(args) -> None:
             row["fluent"] += fluent
             row["same"] += same
             row["both"] += fluent and same
-            row["rates"].append(edit_rate(item["original"], item["paraphrase"]))
-            row["one_word"] += one_word_added_or_removed(item["original"], item["paraphrase"])
+            row["rates"].append(edit_rate(item["original"], item["paraphrase"], lang))
+            row["one_word"] += one_word_added_or_removed(item["original"], item["paraphrase"], lang)
     out = {
         "method": __doc__.split("    python")[0].strip(),
         "key": args.key,

@@ -689,7 +689,11 @@ _BUILD_SOURCES = """\
                                   for the same word (A&B: the suggestions of A that B agrees with)
               wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
                                   data's open_english_wordnet/yaml): twice the questions, fewer good ones
-              cilin[:FILE]        Chinese default: HIT Cilin synonyms
+              cilin&mined         Chinese default: the Cilin synonyms that people swap in LCQMC and BQ
+                                  paraphrase pairs (mined: one word replaced between the same words)
+              cilin[:FILE]        HIT Cilin synonyms alone
+              mined[:FILE,...]    word pairs mined from paraphrase pairs (default: the shared LCQMC + BQ
+                                  train for zh, Quora for en)
               ppdb[:FILE]         PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
                                   or 'word1 word2' list (default: the shared data's PPDB synonym pairs)
               context             adversarial (the --adversarial / --mode context default): phrases near a
@@ -705,8 +709,8 @@ BUILD_HELP = {
     "side": "pairs: which question to paraphrase: a, b or both",
     "lang": "language: en or zh",
     "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
-    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin for zh, context if "
-    "adversarial)",
+    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin&mined for zh, context "
+    "if adversarial)",
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "preset": "substitute (English default): the suggestion replaces its phrase, in place or by the "
     "paraphraser, and the rest stays; rewrite (Chinese and adversarial default): the paraphraser's free rewrite. "

@@ -171,14 +171,20 @@ def test_presets_fill_what_is_left_unset():
         0.90,
     )
     zh = BuildConfig(out="x", pairs="p.tsv", lang="zh")
-    assert (zh.preset, zh.scorer, zh.substitution, zh.in_place, zh.nbest, zh.rank) == (
-        "rewrite",
+    assert (zh.preset, zh.scorer, zh.threshold, zh.substitution, zh.in_place, zh.nbest, zh.rank) == (
+        "substitute",
         "sim",
-        False,
-        False,
-        1,
-        "off",
+        0.5,
+        True,
+        True,
+        0,
+        "fluency",
     )
+    assert zh.source_spec() == "cilin&mined" and zh.rank_threshold is None  # the LM's calibrated one
+    # a scorer given takes its own calibrated threshold, not the preset's
+    assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
+    rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")
+    assert (rewrite.scorer, rewrite.substitution, rewrite.nbest, rewrite.rank) == ("sim", False, 1, "off")
     assert BuildConfig(out="x", squad="s.json", adversarial=True).preset == "rewrite"
     # an option given wins over the preset; a ranker given takes its own calibrated threshold
     mixed = BuildConfig(out="x", squad="s.json", scorer="sim", in_place=False, rank="sim")
@@ -468,6 +474,7 @@ def test_bad_squad_is_named(tmp_path, write, capsys):
 def test_dureader_robust_in_chinese(tmp_path):
     dev = shared("dureader_robust/dev.json")
     shared("zh_cilin/hit_cilin_extended.utf8.txt")
+    shared("lcqmc/train.tsv.gz") and shared("bq_corpus/train.tsv.gz")  # the default source's mined pairs
     nested = json.loads(dev.read_text(encoding="utf-8"))
     nested["data"][0]["paragraphs"] = nested["data"][0]["paragraphs"][:12]
     small = tmp_path / "dev12.json"
@@ -475,7 +482,7 @@ def test_dureader_robust_in_chinese(tmp_path):
     out = tmp_path / "zh"
     assert run_cli("--squad", str(small), "--lang", "zh", "--top-k", "4", "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin"
+    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin&mined"
     assert summary["input_check"]["answer_offsets_located"] == summary["input_check"]["answers_checked"] > 0
     para, _ = read_squad(out / "paraphrased.json")
     orig, _ = read_squad(out / "original.json")
@@ -540,6 +547,7 @@ def test_two_processes_give_the_files_of_one(tmp_path):
 def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
     dev = shared("lcqmc/dev.tsv")
     shared("zh_cilin/hit_cilin_extended.utf8.txt")
+    shared("lcqmc/train.tsv.gz") and shared("bq_corpus/train.tsv.gz")  # the default source's mined pairs
     lines = dev.read_text(encoding="utf-8").splitlines()[:30]
     small = tmp_path / "lcqmc30.tsv"
     small.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -547,7 +555,7 @@ def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
     args = ["--pairs", str(small), "--lang", "zh", "--side", "both", "--top-k", "4", "--threshold", "0.8"]
     assert run_cli(*args, "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin"
+    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin&mined"
     assert sum(summary["fell_out"].values()) + summary["selected"] == 60
     para = [x.split("\t") for x in (out / "paraphrased.tsv").read_text(encoding="utf-8").splitlines()]
     orig = [x.split("\t") for x in (out / "original.tsv").read_text(encoding="utf-8").splitlines()]

@@ -149,7 +149,7 @@ def test_cilin_groups_scores_and_antonyms(tmp_path):
     cilin_file = tmp_path / "cilin.txt"
     cilin_file.write_text(
         "Ba01A01= 电脑 计算机 微机\nBa01A02# 电脑 平板\nBa01B01@ 键盘\nBa02A01= 电脑 处理器\n"
-        "Ba03A01= 学习 上 修 修业 就学\nBa03A02= 达 到\n"
+        "Ba03A01= 学习 上 修 修业 就学\nBa03A02= 达 到\nBa04A01= 世界 全世界 天底下\n"
     )
     antonyms = tmp_path / "antonym.txt"
     antonyms.write_text("便宜@昂贵\n昂贵@便宜\n@笑\n")
@@ -163,6 +163,9 @@ def test_cilin_groups_scores_and_antonyms(tmp_path):
     # single characters neither replaced nor suggested; a member sharing a character ranks first
     [found] = cilin.suggest(["怎么学习阿凡达"])
     assert [s.text for s in found] == ["就学", "修业"]
+    # the word itself grown or cut is no synonym in place: 我的世界 is a game, 我的全世界 is not
+    [found] = cilin.suggest(["我的世界怎么下载"])
+    assert [s.text for s in found] == ["天底下"]
     bad = tmp_path / "bad.txt"
     bad.write_text("Ba01A01= 电脑\nnot a line\n")
     with pytest.raises(DataError, match=r"bad.txt:2.*8-character code"):
@@ -316,3 +319,37 @@ def test_agreement_keeps_what_both_sources_suggest_for_the_same_words(wordnet, t
         load_source("wordnet&")
     with pytest.raises(ValueError, match="at least two sources"):
         Agreement(wn)
+
+
+def test_mined_pairs_come_from_one_word_swaps_between_the_same_words(tmp_path, monkeypatch):
+    from paraguide.suggest.mined import mine, mined_table
+
+    pairs = [
+        ("送男朋友什么礼物好", "送男友什么礼物好"),
+        ("How can I learn Python quickly?", "How can I learn Python fast?"),
+        ("What is a good book?", "Which is a good book?"),  # at the start: no word before it
+        ("Is it safe?", "Is it safe to drink?"),  # an insertion, not a swap
+    ]
+    counts = mine(pairs[:1], "zh")
+    assert counts == {("男朋友", "男友"): 1, ("男友", "男朋友"): 1}
+    assert dict(mine(pairs[1:], "en")) == {("quickly", "fast"): 1, ("fast", "quickly"): 1}
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text(
+        "送男朋友什么礼物好\t送男友什么礼物好\t1\n送男朋友什么东西好\t送男友什么东西好\t1\n"
+        "送女朋友什么花\t送老婆什么花\t0\n",
+        encoding="utf-8",
+    )
+    table = mined_table([corpus], "zh")
+    assert table.read_text(encoding="utf-8") == "男友 男朋友\n"  # the negative pair is not read
+    assert mined_table([corpus], "zh") == table and mined_table([corpus], "zh", min_count=3) != table
+    assert mined_table([corpus], "zh", min_count=3).read_text(encoding="utf-8") == ""
+    source = load_source(f"mined:{corpus}", lang="zh", progress=False)
+    assert source.name == "mined"
+    [found] = source.suggest(["送男朋友什么好"])
+    assert [(s.text, s.matched) for s in found] == [("男友", "男朋友")]
+    import paraguide.suggest.mined as mined_module
+
+    monkeypatch.setattr(mined_module, "find_shared", lambda name: None)  # no shared data
+    with pytest.raises(ValueError, match="mined needs paraphrase pairs.*lcqmc/train.tsv.gz"):
+        load_source("mined", lang="zh")

@@ -40,8 +40,10 @@ from paraguide.pipeline.generate import Item, QuestionParaphraser, stage_names
 from paraguide.pipeline.inputs import InputReport, count_questions, pair_items, squad_items, unique_id
 from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepare_run, read_done
 
-# English: WordNet's synonyms that PPDB's synonym pairs also hold (suggest.Agreement); Chinese: Cilin's.
-DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin"}
+# The synonyms of a lexicon that a second, differently built source also offers (suggest.Agreement):
+# English, WordNet's that PPDB's synonym pairs hold; Chinese, Cilin's that people swap in LCQMC and BQ
+# paraphrase pairs (suggest.mined).
+DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
 
 
 # Named presets (TextAttack's recipes): what a candidate may be and how it is judged.
@@ -51,9 +53,11 @@ DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin"}
 #     under this preset against about half of the in-place candidates. Suggestions are ranked by
 #     all-MiniLM-L6-v2's similarity of the question with the suggestion in place, those below 0.90
 #     dropped; similarity by the same embedding. Readings of SQuAD dev: docs/build.md.
-#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Chinese and
-#     adversarial (context-chunk) suggestions use it: all-MiniLM-L6-v2 is English-only, and a context chunk
-#     replaces no phrase.
+#     Chinese (LANG_PRESETS): all-MiniLM-L6-v2 is English-only, so suggestions are ranked by the bundled
+#     question LM (fluency) and similarity is the bundled sim scorer at 0.5 -- its calibrated 0.9522 drops
+#     nearly every Cilin synonym, right or wrong; the agreement of two sources is the sense check.
+#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
+#     (context-chunk) suggestions use it: a context chunk replaces no phrase.
 PRESETS = {
     "substitute": {
         "scorer": "embedding",
@@ -72,7 +76,10 @@ PRESETS = {
         "rank_threshold": None,
     },
 }
-DEFAULT_PRESET = {"en": "substitute", "zh": "rewrite"}
+LANG_PRESETS = {
+    ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
+}
+DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
 
 
 @dataclass
@@ -131,10 +138,11 @@ class BuildConfig:
             self.preset = "rewrite" if self.use == "adversarial" else DEFAULT_PRESET[self.lang]
         if self.preset not in PRESETS:
             return  # check() says so
-        preset = PRESETS[self.preset]
-        rank_given = self.rank is not None
+        preset = {**PRESETS[self.preset], **LANG_PRESETS.get((self.preset, self.lang), {})}
+        # A threshold belongs to its scorer: a scorer or ranker given takes its own calibrated one.
+        given = {"threshold": self.scorer is not None, "rank_threshold": self.rank is not None}
         for name, value in preset.items():
-            if getattr(self, name) is None and not (name == "rank_threshold" and rank_given):
+            if getattr(self, name) is None and not given.get(name):
                 setattr(self, name, value)
 
     def check(self) -> None:

@@ -7,10 +7,11 @@ from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.suggest.context import ContextChunks
 from paraguide.suggest.lexicon import Cilin, WordNet
+from paraguide.suggest.mined import default_corpora, mined_table
 from paraguide.suggest.ppdb import PPDB
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
-SOURCES = ("ppdb", "wordnet", "cilin", "context")
+SOURCES = ("ppdb", "wordnet", "cilin", "mined", "context")
 
 
 # PPDB 2.0's single-word synonym pairs (the counter-fitting constraints, Mrkšić et al. 2016) in the shared
@@ -32,9 +33,10 @@ def default_ppdb_path(lang: str = "en"):
 def load_source(spec: str, **options) -> SuggestionSource:
     """A source from ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English
     default: the shared data's PPDB synonym pairs),
-    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``; or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
+    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``, ``mined[:FILE,...]`` (word pairs mined from paraphrase
+    corpora, suggest.mined; default: the shared data's of the language); or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
     of A that B also makes (:class:`Agreement`). ``options`` go to the source (e.g. ``threshold``); with
-    ``&``, each part takes those it accepts (``lang`` for ppdb, all for context)."""
+    ``&``, each part takes those it accepts (``lang`` for ppdb and mined, all for context)."""
     if "&" in spec:
         parts = [part.strip() for part in spec.split("&")]
         if "" in parts or any(p.startswith("context") for p in parts):
@@ -44,11 +46,17 @@ def load_source(spec: str, **options) -> SuggestionSource:
         sources = [
             WordNet(p.partition(":")[2] or None, max_sense=None)
             if p.partition(":")[0] == "wordnet"
-            else load_source(p, **(options if p.startswith("ppdb") else {}))
+            else load_source(p, **(options if p.startswith(("ppdb", "mined")) else {}))
             for p in parts
         ]
         return Agreement(*sources, lang=options.get("lang", "en"))
     name, _, path = spec.partition(":")
+    if name == "mined":
+        lang = options.get("lang", "en")
+        corpora = path.split(",") if path else default_corpora(lang)
+        source = PPDB(mined_table(corpora, lang), **options)
+        source.name = "mined"
+        return source
     if name == "ppdb":
         if not path:
             path = default_ppdb_path(options.get("lang", "en"))

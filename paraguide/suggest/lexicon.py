@@ -377,6 +377,8 @@ class Cilin:
                 for text, score, specific in self._synonyms(word):
                     if len(text) < self.min_chars or text in present or text in question:
                         continue
+                    if word in text or text in word:
+                        continue  # the word grown or cut (世界 -> 全世界 breaks 我的世界): not a synonym in place
                     key = (-score, specific, i, text)
                     if text in rank and rank[text] <= key:
                         continue
