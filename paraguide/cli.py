@@ -440,7 +440,8 @@ def _add_suggest(sub) -> None:
     p.add_argument(
         "--source",
         required=True,
-        help="ppdb[:FILE] | wordnet[:FOLDER] | cilin[:FILE] | context | A&B (A's suggestions that B agrees with)",
+        help="ppdb[:FILE] | wordnet[:FOLDER] | cilin[:FILE] | mined[:FILES] | interrogative | context | A&B "
+        "(A's suggestions that B agrees with) | A|B (A's, then B's)",
     )
     p.add_argument(
         "--input",
@@ -689,8 +690,11 @@ _BUILD_SOURCES = """\
                                   for the same word (A&B: the suggestions of A that B agrees with)
               wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
                                   data's open_english_wordnet/yaml): twice the questions, fewer good ones
-              cilin&mined         Chinese default: the Cilin synonyms that people swap in LCQMC and BQ
-                                  paraphrase pairs (mined: one word replaced between the same words)
+              cilin&mined|interrogative
+                                  Chinese default: the Cilin synonyms that people swap in LCQMC and BQ
+                                  paraphrase pairs (mined: one word replaced between the same words), then
+                                  question words swapped for equivalents (怎么/如何/怎样, 为什么/为何, 哪里/哪儿);
+                                  A|B: A's suggestions, then B's
               cilin[:FILE]        HIT Cilin synonyms alone
               mined[:FILE,...]    word pairs mined from paraphrase pairs (default: the shared LCQMC + BQ
                                   train for zh, Quora for en)
@@ -709,8 +713,8 @@ BUILD_HELP = {
     "side": "pairs: which question to paraphrase: a, b or both",
     "lang": "language: en or zh",
     "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
-    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin&mined for zh, context "
-    "if adversarial)",
+    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin&mined|interrogative for "
+    "zh, context if adversarial)",
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "preset": "substitute (English default): the suggestion replaces its phrase, in place or by the "
     "paraphraser, and the rest stays; rewrite (Chinese and adversarial default): the paraphraser's free rewrite. "

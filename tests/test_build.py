@@ -180,7 +180,9 @@ def test_presets_fill_what_is_left_unset():
         0,
         "fluency",
     )
-    assert zh.source_spec() == "cilin&mined" and zh.rank_threshold is None  # the LM's calibrated one
+    assert (
+        zh.source_spec() == "cilin&mined|interrogative" and zh.rank_threshold is None
+    )  # the LM's calibrated one
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")
@@ -482,7 +484,7 @@ def test_dureader_robust_in_chinese(tmp_path):
     out = tmp_path / "zh"
     assert run_cli("--squad", str(small), "--lang", "zh", "--top-k", "4", "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin&mined"
+    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin&mined|interrogative"
     assert summary["input_check"]["answer_offsets_located"] == summary["input_check"]["answers_checked"] > 0
     para, _ = read_squad(out / "paraphrased.json")
     orig, _ = read_squad(out / "original.json")
@@ -555,7 +557,7 @@ def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
     args = ["--pairs", str(small), "--lang", "zh", "--side", "both", "--top-k", "4", "--threshold", "0.8"]
     assert run_cli(*args, "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin&mined"
+    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin&mined|interrogative"
     assert sum(summary["fell_out"].values()) + summary["selected"] == 60
     para = [x.split("\t") for x in (out / "paraphrased.tsv").read_text(encoding="utf-8").splitlines()]
     orig = [x.split("\t") for x in (out / "original.tsv").read_text(encoding="utf-8").splitlines()]

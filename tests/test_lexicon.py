@@ -353,3 +353,37 @@ def test_mined_pairs_come_from_one_word_swaps_between_the_same_words(tmp_path, m
     monkeypatch.setattr(mined_module, "find_shared", lambda name: None)  # no shared data
     with pytest.raises(ValueError, match="mined needs paraphrase pairs.*lcqmc/train.tsv.gz"):
         load_source("mined", lang="zh")
+
+
+def test_chinese_question_words_swap_only_where_they_ask_the_same():
+    from paraguide.suggest import Interrogatives
+
+    source = Interrogatives()
+    found = source.suggest(
+        ["手机号怎么注销？", "怎么不能登录了", "这是怎么回事", "为什么天是蓝的", "北京哪里好玩", "你怎么了"]
+        + ["微博怎么打不开？", "我的世界怎么安装不起"]
+    )
+    assert [(s.matched, s.text, s.span) for s in found[0]] == [
+        ("怎么", "如何", (1, 2)),
+        ("怎么", "怎样", (1, 2)),
+    ]
+    assert found[1] == [] and found[2] == [] and found[5] == []  # why, a set phrase, what's wrong
+    assert found[6] == [] and found[7] == []  # why it fails
+    assert [s.text for s in found[3]] == ["为何", "为啥"] and [s.text for s in found[4]] == ["哪儿"]
+    with pytest.raises(ValueError, match="Chinese question words only"):
+        load_source("interrogative", lang="en")
+
+
+def test_a_union_keeps_each_sources_suggestions_in_order(wordnet, tmp_path):
+    from paraguide.suggest import Union
+
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("car automobile\ncar vehicle\n", encoding="utf-8")
+    both = load_source(f"wordnet:{wordnet}|ppdb:{pairs}", progress=False)
+    assert isinstance(both, Union) and both.name == "wordnet|ppdb"
+    [found] = both.suggest(["Where is the car?"])
+    texts = [s.text for s in found]
+    assert texts[-1] == "vehicle" and texts.count("automobile") == 1  # PPDB's automobile is WordNet's
+    assert [s.text for s in both.suggest(["Where is the car?"], top_k=2)[0]] == texts[:2]
+    with pytest.raises(ValueError, match="two or more sources, as A|B"):
+        load_source("wordnet|")

@@ -42,8 +42,8 @@ from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepa
 
 # The synonyms of a lexicon that a second, differently built source also offers (suggest.Agreement):
 # English, WordNet's that PPDB's synonym pairs hold; Chinese, Cilin's that people swap in LCQMC and BQ
-# paraphrase pairs (suggest.mined).
-DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
+# paraphrase pairs (suggest.mined), then question words swapped for equivalents (suggest.interrogative).
+DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin&mined|interrogative"}
 
 
 # Named presets (TextAttack's recipes): what a candidate may be and how it is judged.
@@ -215,9 +215,8 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
     spec = config.source_spec()
     source = None
     if spec != "none":
-        name = spec.partition(":")[0]
-        options = {"lang": config.lang} if name in ("ppdb", "context") or "&" in spec else {}
-        if name == "context":
+        options = {"lang": config.lang}  # each source takes what it uses (load_source)
+        if spec.partition(":")[0] == "context":
             options["ner"] = config.ner
         source = load_source(spec, **options)
     scorer = load_scorer(config.scorer, lang=config.lang)

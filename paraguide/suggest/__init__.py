@@ -2,16 +2,17 @@
 batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like lists), WordNet and Cilin
 synonyms, and adversarial context chunks (which also take each question's context and answer)."""
 
-from paraguide.suggest.agreement import Agreement
+from paraguide.suggest.agreement import Agreement, Union
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.suggest.context import ContextChunks
+from paraguide.suggest.interrogative import Interrogatives
 from paraguide.suggest.lexicon import Cilin, WordNet
 from paraguide.suggest.mined import default_corpora, mined_table
 from paraguide.suggest.ppdb import PPDB
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
-SOURCES = ("ppdb", "wordnet", "cilin", "mined", "context")
+SOURCES = ("ppdb", "wordnet", "cilin", "mined", "interrogative", "context")
 
 
 # PPDB 2.0's single-word synonym pairs (the counter-fitting constraints, Mrkšić et al. 2016) in the shared
@@ -34,9 +35,15 @@ def load_source(spec: str, **options) -> SuggestionSource:
     """A source from ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English
     default: the shared data's PPDB synonym pairs),
     ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``, ``mined[:FILE,...]`` (word pairs mined from paraphrase
-    corpora, suggest.mined; default: the shared data's of the language); or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
+    corpora, suggest.mined; default: the shared data's of the language), ``interrogative`` (Chinese question
+    words, suggest.interrogative); ``A|B``: A's suggestions, then B's (:class:`Union`); or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
     of A that B also makes (:class:`Agreement`). ``options`` go to the source (e.g. ``threshold``); with
     ``&``, each part takes those it accepts (``lang`` for ppdb and mined, all for context)."""
+    if "|" in spec:
+        parts = [part.strip() for part in spec.split("|")]
+        if "" in parts:
+            raise ValueError(f"{spec!r}: a union needs two or more sources, as A|B")
+        return Union(*(load_source(p, **options) for p in parts))
     if "&" in spec:
         parts = [part.strip() for part in spec.split("&")]
         if "" in parts or any(p.startswith("context") for p in parts):
@@ -67,12 +74,18 @@ def load_source(spec: str, **options) -> SuggestionSource:
         return Cilin(path or None)
     if name == "context":
         return ContextChunks(**options)
+    if name == "interrogative":
+        if options.get("lang", "zh") != "zh":
+            raise ValueError("interrogative: Chinese question words only (--lang zh)")
+        return Interrogatives()
     raise ValueError(f"unknown suggestion source {name!r}; choose one of {', '.join(SOURCES)} (NAME[:PATH])")
 
 
 __all__ = [
     "PPDB",
     "Agreement",
+    "Interrogatives",
+    "Union",
     "SOURCES",
     "AlignmentSuggester",
     "Cilin",

@@ -1,5 +1,6 @@
 """Suggestions two sources agree on: ``Agreement(WordNet(), PPDB(pairs))`` keeps a WordNet synonym only when
-PPDB also offers it for the same words of the question.
+PPDB also offers it for the same words of the question; and ``Union``, the suggestions of several sources
+one after the other.
 
 Why: each lexicon alone proposes substitutes of senses the question does not use, or that do not fit its
 phrase ("cases of malaria" -> "instances"), and no offline model here tells them apart in context. Two
@@ -54,3 +55,27 @@ class Agreement:
     def _agrees(self, s: Suggestion, offered: list[tuple[frozenset[str], frozenset[str]]]) -> bool:
         matched, text = _key(s.matched, self.lang), _key(s.text, self.lang)
         return any(matched & m and text & t for m, t in offered)
+
+
+class Union:
+    """Each question's suggestions of every source, the first source's first; a phrase suggested for the
+    same words twice is kept once."""
+
+    def __init__(self, *sources: SuggestionSource):
+        if len(sources) < 2:
+            raise ValueError("Union needs at least two sources")
+        self.sources = sources
+        self.name = "|".join(s.name for s in sources)
+
+    def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        per_source = [source.suggest(questions) for source in self.sources]
+        results = []
+        for n in range(len(questions)):
+            seen, kept = set(), []
+            for found in per_source:
+                for s in found[n]:
+                    if (s.text, s.span) not in seen:
+                        seen.add((s.text, s.span))
+                        kept.append(s)
+            results.append(kept[:top_k] if top_k else kept)
+        return results
