@@ -1,6 +1,7 @@
 """Suggestion sources. For training data: TextRank key phrases and phrase alignments. At use time, one
 batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like lists), WordNet and Cilin
-synonyms, and adversarial context chunks (which also take each question's context and answer)."""
+synonyms, word pairs mined from paraphrase corpora, Chinese question words, adversarial context chunks
+(which also take each question's context and answer), and their agreement (``A&B``) or union (``A|B``)."""
 
 from paraguide.suggest.agreement import Agreement, Union
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
@@ -9,36 +10,23 @@ from paraguide.suggest.context import ContextChunks
 from paraguide.suggest.interrogative import Interrogatives
 from paraguide.suggest.lexicon import Cilin, WordNet
 from paraguide.suggest.mined import default_corpora, mined_table
-from paraguide.suggest.ppdb import PPDB
+from paraguide.suggest.ppdb import PPDB, default_ppdb_path
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
 SOURCES = ("ppdb", "wordnet", "cilin", "mined", "interrogative", "context")
 
 
-# PPDB 2.0's single-word synonym pairs (the counter-fitting constraints, Mrkšić et al. 2016) in the shared
-# data: the English ``ppdb`` source when no file is given.
-PPDB_SYNONYMS = "en_lexical_constraints/ppdb_synonyms.txt"
-
-
-def default_ppdb_path(lang: str = "en"):
-    """The shared data's PPDB synonym pairs (English); an error naming what to pass where there are none."""
-    from paraguide.data.shared import find_shared
-
-    found = find_shared(PPDB_SYNONYMS) if lang == "en" else None
-    if found is None:
-        where = f"{PPDB_SYNONYMS} in the shared data (set PARAGUIDE_SHARED_DATA)" if lang == "en" else "none"
-        raise ValueError(f"ppdb needs its file: --source ppdb:PATH (default for {lang}: {where})")
-    return found
-
-
 def load_source(spec: str, **options) -> SuggestionSource:
-    """A source from ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English
-    default: the shared data's PPDB synonym pairs),
-    ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``, ``mined[:FILE,...]`` (word pairs mined from paraphrase
-    corpora, suggest.mined; default: the shared data's of the language), ``interrogative`` (Chinese question
-    words, suggest.interrogative); ``A|B``: A's suggestions, then B's (:class:`Union`); or ``A&B`` (e.g. ``wordnet&ppdb:FILE``): the suggestions
-    of A that B also makes (:class:`Agreement`). ``options`` go to the source (e.g. ``threshold``); with
-    ``&``, each part takes those it accepts (``lang`` for ppdb and mined, all for context)."""
+    """A source from its spec.
+
+    ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English default: the
+    shared data's PPDB synonym pairs), ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``, ``mined[:FILE,...]``
+    (word pairs mined from paraphrase corpora; default: the shared data's of the language),
+    ``interrogative`` (Chinese question words), ``context``. ``A&B``: the suggestions of A that B also
+    makes (:class:`Agreement`); ``A|B``: A's suggestions, then B's (:class:`Union`); ``|`` binds looser
+    than ``&``. ``options`` go to the sources that take them (``lang`` and ``threshold`` to PPDB-like
+    ones, all to context).
+    """
     if "|" in spec:
         parts = [part.strip() for part in spec.split("|")]
         if "" in parts:
@@ -83,19 +71,20 @@ def load_source(spec: str, **options) -> SuggestionSource:
 
 __all__ = [
     "PPDB",
-    "Agreement",
-    "Interrogatives",
-    "Union",
     "SOURCES",
+    "Agreement",
     "AlignmentSuggester",
     "Cilin",
     "ContextChunks",
+    "Interrogatives",
     "KeyPhrase",
     "Phrase",
     "Suggestion",
     "SuggestionSource",
     "TextRank",
+    "Union",
     "WordNet",
+    "default_ppdb_path",
     "load_source",
     "monolingual_alignment",
     "occurs_in",

@@ -39,6 +39,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from paraguide.data.io import iter_lines
+from paraguide.data.shared import find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
 from paraguide.text.stopwords import is_stop_phrase, load_stopwords
@@ -310,6 +311,20 @@ _WORD = re.compile(r"\w")
 
 def ptb_tokens(text: str) -> list[str]:
     return _PTB.findall(text)
+
+
+# PPDB 2.0's single-word synonym pairs (the counter-fitting constraints, Mrkšić et al. 2016) in the shared
+# data: the English ``ppdb`` source when no file is given.
+PPDB_SYNONYMS = "en_lexical_constraints/ppdb_synonyms.txt"
+
+
+def default_ppdb_path(lang: str = "en") -> Path:
+    """The shared data's PPDB synonym pairs (English); an error naming what to pass where there are none."""
+    found = find_shared(PPDB_SYNONYMS) if lang == "en" else None
+    if found is None:
+        where = f"{PPDB_SYNONYMS} in the shared data (set PARAGUIDE_SHARED_DATA)" if lang == "en" else "none"
+        raise ValueError(f"ppdb needs its file: --source ppdb:PATH (default for {lang}: {where})")
+    return found
 
 
 class PPDB:
