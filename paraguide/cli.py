@@ -693,7 +693,7 @@ _BUILD_SOURCES = """\
               cilin&mined|interrogative
                                   Chinese default: the Cilin synonyms that people swap in LCQMC and BQ
                                   paraphrase pairs (mined: one word replaced between the same words), then
-                                  question words swapped for equivalents (怎么/如何/怎样, 为什么/为何, 哪里/哪儿);
+                                  question words swapped for equivalents (怎么/如何/怎样, 为什么/为何, 多久/多长时间 ...);
                                   A|B: A's suggestions, then B's
               cilin[:FILE]        HIT Cilin synonyms alone
               mined[:FILE,...]    word pairs mined from paraphrase pairs (default: the shared LCQMC + BQ

@@ -1,4 +1,5 @@
-"""Chinese question words swapped for their equivalents: "手机号**怎么**注销" -> "手机号**如何**注销".
+"""Chinese question words swapped for their equivalents: "手机号**怎么**注销" -> "手机号**如何**注销", "开花后**多久**
+结果" -> "开花后**多长时间**结果".
 
 A hand-written table, because the lexicons get question words wrong: Cilin puts 什么 (what), 怎么 (how) and
 为什么 (why) in one group, and paraphrase corpora swap them whenever two questions happen to be answered
@@ -19,6 +20,9 @@ GROUPS = (
     ("怎么", "如何", "怎样"),  # how (manner), before a verb
     ("为什么", "为何", "为啥"),  # why
     ("哪里", "哪儿"),  # where
+    ("多久", "多长时间"),  # how long
+    ("几个", "多少个"),  # how many
+    ("哪个", "哪一个"),  # which
 )
 _MANNER = set(GROUPS[0])
 # What may not follow a manner word for it to mean "how to": negations and modals make it "why" or "how
