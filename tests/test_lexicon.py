@@ -369,7 +369,8 @@ def test_chinese_question_words_swap_only_where_they_ask_the_same():
     ]
     assert found[1] == [] and found[2] == [] and found[5] == []  # why, a set phrase, what's wrong
     assert found[6] == [] and found[7] == []  # why it fails
-    [how_long, how_many] = source.suggest(["西红柿开花后多久结果", "宣太后有几个孩子"])
+    [how_long, how_many, what] = source.suggest(["西红柿开花后多久结果", "宣太后有几个孩子", "有什么好玩的"])
+    assert [(s.matched, s.text) for s in what] == [("什么", "啥")]
     assert [(s.matched, s.text) for s in how_long] == [("多久", "多长时间")]
     assert [(s.matched, s.text) for s in how_many] == [("几个", "多少个")]
     assert [s.text for s in found[3]] == ["为何", "为啥"] and [s.text for s in found[4]] == ["哪儿"]

@@ -23,6 +23,7 @@ GROUPS = (
     ("多久", "多长时间"),  # how long
     ("几个", "多少个"),  # how many
     ("哪个", "哪一个"),  # which
+    ("什么", "啥"),  # what (啥 is colloquial; LCQMC's paraphrase pairs swap the two 263 times)
 )
 _MANNER = set(GROUPS[0])
 # What may not follow a manner word for it to mean "how to": negations and modals make it "why" or "how
