@@ -456,7 +456,9 @@ def _add_suggest(sub) -> None:
         action="append",
         help="ppdb: keep only this entailment relation (repeatable), e.g. Equivalence, ForwardEntailment",
     )
-    p.add_argument("--lang", choices=("en", "zh"), default=None, help="ppdb, context: language (default: en)")
+    p.add_argument(
+        "--lang", choices=("en", "zh"), default=None, help="language of the questions (default: en)"
+    )
     p.add_argument("--batch-size", type=int, default=1000, help="questions per batch (default: 1000)")
     p.add_argument("--ner", help="context: an installed spaCy NER pipeline to type answers (default: rules)")
     p.set_defaults(run=_run_suggest)
@@ -503,11 +505,8 @@ def _run_suggest(args) -> int:
         extra = {k: [r[k[:-1]] for r in rows] for k in ("contexts", "answers", "answer_starts")}
     else:
         questions = [q for q, _, _ in _read_questions(args.input)]
-    options = {}
-    if args.source.startswith("ppdb") or "&" in args.source:
-        options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en")
-    elif args.source.startswith("context"):
-        options = dict(lang=args.lang or "en", ner=args.ner)
+    # every option goes to load_source, and each source takes those it uses
+    options = dict(threshold=args.threshold, relations=args.relation, lang=args.lang or "en", ner=args.ner)
     source = load_source(args.source, **options)
     found = 0
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115

@@ -1,5 +1,5 @@
 """Where the shared datasets and lexicons are (WordNet, Cilin, NLTK's tagger data ...): used as defaults when
-a user passes no path, never required."""
+a user passes no path, never required; and where paraguide caches what it builds from them."""
 
 from __future__ import annotations
 
@@ -21,3 +21,9 @@ def find_shared(relative: str) -> Path | None:
         if root and (Path(root) / relative).exists():
             return Path(root) / relative
     return None
+
+
+def cache_dir(kind: str) -> Path:
+    """Where paraguide keeps what it builds from a file (PPDB indexes, parsed WordNet, mined word pairs):
+    ``$PARAGUIDE_CACHE`` or ``~/.cache/paraguide``, under ``kind``."""
+    return Path(os.environ.get("PARAGUIDE_CACHE", Path.home() / ".cache" / "paraguide")) / kind

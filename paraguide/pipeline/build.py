@@ -106,8 +106,9 @@ class BuildConfig:
     fluency_threshold: float | None = None  # default: the LM's calibrated threshold for this use
     # Substitution: the suggestion must replace its matched phrase and the rest of the question stay
     # (filters.Substitutes); the question with the suggestion in place is a candidate beside the
-    # paraphraser's best `nbest` beams (0: the paraphraser is not run); suggestions ranked by a scorer's similarity in place ("off" or a
-    # scorer spec), those below `rank_threshold` (default: the scorer's calibrated one) dropped.
+    # paraphraser's best `nbest` beams (0: the paraphraser is not run); suggestions ranked by a scorer's
+    # similarity in place ("off" or a scorer spec), those below `rank_threshold` (default: the scorer's
+    # calibrated one) dropped.
     substitution: bool | None = None
     in_place: bool | None = None
     nbest: int | None = None
@@ -215,10 +216,7 @@ def load_generator(config: BuildConfig, device=None) -> tuple[QuestionParaphrase
     spec = config.source_spec()
     source = None
     if spec != "none":
-        options = {"lang": config.lang}  # each source takes what it uses (load_source)
-        if spec.partition(":")[0] == "context":
-            options["ner"] = config.ner
-        source = load_source(spec, **options)
+        source = load_source(spec, lang=config.lang, ner=config.ner)  # each source takes what it uses
     scorer = load_scorer(config.scorer, lang=config.lang)
     threshold = config.threshold
     if threshold is None:
@@ -302,8 +300,9 @@ def _run_config(config: BuildConfig, job: str, described: dict) -> dict:
     skip = {"out", "resume", "overwrite", "quiet", "device", "examples", "squad", "pairs", "model"}
     options = {k: v for k, v in asdict(config).items() if k not in skip}
     inputs = file_fingerprint(config.squad or config.pairs)
-    model = Path(described["model"]) / "model.safetensors"
-    size = model.stat().st_size if config.nbest else None  # no model is loaded with --nbest 0
+    size = None  # no model is loaded with --nbest 0
+    if config.nbest:
+        size = (Path(described["model"]) / "model.safetensors").stat().st_size
     return {"job": job, "input": inputs, **options, **described, "model_size": size}
 
 

@@ -24,8 +24,8 @@ def load_source(spec: str, **options) -> SuggestionSource:
     (word pairs mined from paraphrase corpora; default: the shared data's of the language),
     ``interrogative`` (Chinese question words), ``context``. ``A&B``: the suggestions of A that B also
     makes (:class:`Agreement`); ``A|B``: A's suggestions, then B's (:class:`Union`); ``|`` binds looser
-    than ``&``. ``options`` go to the sources that take them (``lang`` and ``threshold`` to PPDB-like
-    ones, all to context).
+    than ``&``. Each source takes the ``options`` it uses: PPDB-like ones ``lang``, ``threshold``,
+    ``relations`` ...; context ``lang`` and ``ner``; WordNet ``max_sense``; the others none.
     """
     if "|" in spec:
         parts = [part.strip() for part in spec.split("|")]
@@ -38,30 +38,24 @@ def load_source(spec: str, **options) -> SuggestionSource:
             raise ValueError(f"{spec!r}: agreement needs two or more lexical sources, as A&B")
         # WordNet takes synonyms from all its senses here: the other source is the sense check (a blind
         # reading found no loss against the first two senses, and more questions get a suggestion).
-        sources = [
-            WordNet(p.partition(":")[2] or None, max_sense=None)
-            if p.partition(":")[0] == "wordnet"
-            else load_source(p, **(options if p.startswith(("ppdb", "mined")) else {}))
-            for p in parts
-        ]
+        sources = [load_source(p, **{**options, "max_sense": None}) for p in parts]
         return Agreement(*sources, lang=options.get("lang", "en"))
     name, _, path = spec.partition(":")
+    lexical = {k: v for k, v in options.items() if k not in ("ner", "max_sense")}  # PPDB-like sources'
     if name == "mined":
         lang = options.get("lang", "en")
         corpora = path.split(",") if path else default_corpora(lang)
-        source = PPDB(mined_table(corpora, lang), **options)
+        source = PPDB(mined_table(corpora, lang), **lexical)
         source.name = "mined"
         return source
     if name == "ppdb":
-        if not path:
-            path = default_ppdb_path(options.get("lang", "en"))
-        return PPDB(path, **options)
+        return PPDB(path or default_ppdb_path(options.get("lang", "en")), **lexical)
     if name == "wordnet":
-        return WordNet(path or None)
+        return WordNet(path or None, **{k: v for k, v in options.items() if k == "max_sense"})
     if name == "cilin":
         return Cilin(path or None)
     if name == "context":
-        return ContextChunks(**options)
+        return ContextChunks(**{k: v for k, v in options.items() if k in ("lang", "ner")})
     if name == "interrogative":
         if options.get("lang", "zh") != "zh":
             raise ValueError("interrogative: Chinese question words only (--lang zh)")

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from paraguide.data.io import atomic_write, iter_lines
-from paraguide.data.shared import find_shared
+from paraguide.data.shared import cache_dir, find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
 from paraguide.text.stopwords import is_word, load_stopwords
@@ -43,12 +43,11 @@ INDEX_VERSION = 1
 
 
 def _cache_file(kind: str, source: Path) -> Path:
-    cache = Path(os.environ.get("PARAGUIDE_CACHE", Path.home() / ".cache" / "paraguide"))
     stamp = "".join(
         f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns};" for p in sorted(source.glob("*.yaml*"))
     )
     digest = hashlib.sha1(f"v{INDEX_VERSION}:{source.resolve()}:{stamp}".encode()).hexdigest()[:12]
-    return cache / kind / f"{digest}.json.gz"
+    return cache_dir(kind) / f"{digest}.json.gz"
 
 
 def build_wordnet_index(folder: str | os.PathLike) -> dict:
@@ -265,7 +264,8 @@ def _unfit(synonym: str, lemmas: set[str], pos: str) -> bool:
     """WordNet synonyms that a blind reading rejected in place, by shape:
 
     - a derived form of the word itself ("activation" -> "activating", "design" -> "designing", "center"
-      -> "centerfield", "agent" -> "agentive role", "end" -> "ending"): same stem, another part of speech or another thing;
+      -> "centerfield", "agent" -> "agentive role", "end" -> "ending"): same stem, another part of speech
+      or another thing;
       a spelling variant ("organization" -> "organisation": distance <= 2, same last letter) stays;
     - a several-word noun for a one-word noun: WordNet's glosses of a sense ("mother" -> "female
       parent", "book" -> "christian bible", "price" -> "monetary value");
@@ -378,7 +378,7 @@ class Cilin:
                     if len(text) < self.min_chars or text in present or text in question:
                         continue
                     if word in text or text in word:
-                        continue  # the word grown or cut (世界 -> 全世界 breaks 我的世界): not a synonym in place
+                        continue  # the word grown or cut (世界 -> 全世界 breaks 我的世界): no synonym in place
                     key = (-score, specific, i, text)
                     if text in rank and rank[text] <= key:
                         continue

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from paraguide.data.io import atomic_write
-from paraguide.data.shared import find_shared
+from paraguide.data.shared import cache_dir, find_shared
 from paraguide.text.tokenize import tokenize
 
 # The corpora a language's `mined` source reads when none is given (shared data, train splits only).
@@ -67,15 +67,13 @@ def mined_table(corpora: Sequence[str | os.PathLike], lang: str, min_count: int 
     paths = [Path(p) for p in corpora]
     stamp = ";".join(f"{p.resolve()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in paths)
     digest = hashlib.sha1(f"v{VERSION}:{lang}:{min_count}:{stamp}".encode()).hexdigest()[:12]
-    cache = Path(os.environ.get("PARAGUIDE_CACHE", Path.home() / ".cache" / "paraguide"))
-    table = cache / "mined" / f"{lang}-{digest}.txt"
+    table = cache_dir("mined") / f"{lang}-{digest}.txt"
     if not table.exists():
         positives = (
             (p.a, p.b) for path in paths for p in read_pairs(path) if p.label is None or p.label == 1
         )
         counts = mine(positives, lang)
         lines = sorted(f"{a} {b}\n" for (a, b), n in counts.items() if n >= min_count and a < b)
-        table.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(table) as f:
             f.writelines(lines)
     return table

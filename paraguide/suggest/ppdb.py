@@ -39,7 +39,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from paraguide.data.io import iter_lines
-from paraguide.data.shared import find_shared
+from paraguide.data.shared import cache_dir, find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
 from paraguide.text.stopwords import is_stop_phrase, load_stopwords
@@ -115,9 +115,8 @@ def default_index_path(source: str | os.PathLike) -> Path:
     """Where the index of ``source`` is kept: ``$PARAGUIDE_CACHE`` or ``~/.cache/paraguide``, under ``ppdb/``,
     named after the source's absolute path (its folder may be read-only)."""
     source = Path(source).resolve()
-    cache = Path(os.environ.get("PARAGUIDE_CACHE", Path.home() / ".cache" / "paraguide"))
     digest = hashlib.sha1(str(source).encode()).hexdigest()[:12]
-    return cache / "ppdb" / f"{source.name}.{digest}.sqlite"
+    return cache_dir("ppdb") / f"{source.name}.{digest}.sqlite"
 
 
 def _fingerprint(source: Path, fmt: str) -> str:
