@@ -17,35 +17,17 @@ import argparse
 import json
 import platform
 import shutil
-import time
 from pathlib import Path
 
-import sacrebleu
 import torch
 
 from paraguide.data.io import read_jsonl, write_json
 from paraguide.model.copy import CopyGenerator
-from paraguide.model.paraphraser import Paraphraser, includes
+from paraguide.model.heldout import copy_rate, decode, identical_to_source, quality
+from paraguide.model.paraphraser import Paraphraser
 from paraguide.suggest.alignment import occurs_in
 from paraguide.suggest.textrank import TextRank
 from paraguide.text import tokenize
-
-
-def decode(paraphraser: Paraphraser, rows: list[dict], **kw) -> tuple[list[str], float]:
-    start = time.perf_counter()
-    out = paraphraser.paraphrase(
-        [r["source"] for r in rows], [r["suggestion"] for r in rows], num_beams=4, batch_size=64, **kw
-    )
-    return [x[0].text for x in out], time.perf_counter() - start
-
-
-def quality(outputs: list[str], rows: list[dict], lang: str) -> dict:
-    with_suggestion = [(o, r) for o, r in zip(outputs, rows, strict=True) if r["suggestion"]]
-    bleu = sacrebleu.corpus_bleu(
-        outputs, [[r["target"].lower() for r in rows]], tokenize="zh" if lang == "zh" else "13a"
-    )
-    inclusion = sum(includes(o, r["suggestion"]) for o, r in with_suggestion) / max(1, len(with_suggestion))
-    return {"bleu": round(bleu.score, 2), "suggestion_inclusion": round(inclusion, 4)}
 
 
 def evaluate(model_dir: Path, eval_file: str, n: int, lang: str) -> dict:
@@ -58,12 +40,6 @@ def evaluate(model_dir: Path, eval_file: str, n: int, lang: str) -> dict:
     fp32 = Paraphraser.from_pretrained(model_dir, device="cpu", dtype="float32")
     float32 = quality(decode(fp32, rows)[0], rows, lang)
 
-    copied = total = 0
-    for o, r in zip(outputs, rows, strict=True):
-        source = set(tokenize(r["source"].lower(), lang))
-        words = tokenize(o.lower(), lang)
-        copied += sum(w in source for w in words)
-        total += len(words)
     # Samples come from the project's own example questions: no dataset text goes into the repository.
     lines = Path(f"examples/data/questions_{lang}.tsv").read_text(encoding="utf-8").splitlines()
     own = [(a, b) for a, b, label in (line.split("\t") for line in lines) if label == "1"][:8]
@@ -90,12 +66,8 @@ def evaluate(model_dir: Path, eval_file: str, n: int, lang: str) -> dict:
         **quality(outputs, rows, lang),
         "by_beam_score_alone": by_score,
         "float32": float32,
-        "identical_to_source": round(
-            sum(o.strip() == r["source"].lower().strip() for o, r in zip(outputs, rows, strict=True))
-            / len(rows),
-            4,
-        ),
-        "copy_rate": round(copied / max(1, total), 4),
+        "identical_to_source": identical_to_source(outputs, rows),
+        "copy_rate": copy_rate(outputs, rows, lang),
         "sentences_per_second_cpu": round(len(rows) / seconds, 1),
         "machine": f"{platform.processor() or platform.machine()}, torch {torch.__version__}, {torch.get_num_threads()} threads",
         "samples": examples,

@@ -193,6 +193,8 @@ TRAIN_HELP = {
     "backbone": "local Hugging Face checkpoint folder (safetensors) to put the copy head on, instead of a model "
     "from scratch: a seq2seq model (T5, BART, mT5, mBART ...), or a BERT-type encoder (BERT, RoBERTa, MiniLM ...) "
     "that warm-starts both encoder and decoder (BERT2BERT); its tokenizer is used, extended with <sep>/<empty>",
+    "decoder_layers": "with a BERT-type --backbone: the decoder gets only the checkpoint's first N layers (a deep "
+    "encoder with a shallow decoder, Kasai et al. 2021: faster decoding; default: all layers)",
     "lora": "with --backbone: train LoRA adapters (peft), the copy head and the new tokens' embeddings only",
     "lora_r": "LoRA rank",
     "lora_alpha": "LoRA scaling alpha",
@@ -212,6 +214,8 @@ TRAIN_HELP = {
     "warmup_steps": "linear warm-up, then inverse square root decay",
     "epochs": "passes over the training data",
     "max_steps": "stop after this many optimizer steps (overrides --epochs)",
+    "max_minutes": "stop after this many minutes of training in this run, and finish as a complete run (final "
+    "evaluation, model saved): for comparisons at equal training time",
     "mixed_precision": "no | fp16 (GPU) | bf16 (GPU, or a CPU with native bfloat16: AVX512-BF16 or AMX)",
     "keep_freed_memory": "on CPU, let glibc return freed memory to the system as usual (default: keep it for "
     "reuse, which saves a page fault per 4 KB of each step's large tensors: 5-20 %% faster, ~200 MB more memory)",
@@ -685,15 +689,17 @@ def _run_train_scorer(args) -> int:
 
 _BUILD_SOURCES = """\
             suggestion sources (--source):
-              wordnet&ppdb        English default: the WordNet synonyms that PPDB's synonym pairs also hold
-                                  for the same word (A&B: the suggestions of A that B agrees with)
+              interrogative|wordnet&ppdb
+                                  English default: "what" / "which" before a noun swapped ("What year" ->
+                                  "Which year"), then the WordNet synonyms that PPDB's synonym pairs also hold
+                                  for the same word (A&B: the suggestions of A that B agrees with; A|B: A's
+                                  suggestions, then B's, each part ranked on its own)
               wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
-                                  data's open_english_wordnet/yaml): twice the questions, fewer good ones
-              cilin&mined|interrogative
-                                  Chinese default: the Cilin synonyms that people swap in LCQMC and BQ
-                                  paraphrase pairs (mined: one word replaced between the same words), then
-                                  question words swapped for equivalents (怎么/如何/怎样, 为什么/为何, 多久/多长时间 ...);
-                                  A|B: A's suggestions, then B's
+                                  data's open_english_wordnet/yaml): more questions, fewer good ones
+              interrogative|cilin&mined
+                                  Chinese default: question words swapped for equivalents (怎么/如何/怎样,
+                                  为什么/为何, 多久/多长时间, 什么/啥 ...), then the Cilin synonyms that people swap in
+                                  LCQMC and BQ paraphrase pairs (mined: one word replaced between the same words)
               cilin[:FILE]        HIT Cilin synonyms alone
               mined[:FILE,...]    word pairs mined from paraphrase pairs (default: the shared LCQMC + BQ
                                   train for zh, Quora for en)
@@ -712,8 +718,8 @@ BUILD_HELP = {
     "side": "pairs: which question to paraphrase: a, b or both",
     "lang": "language: en or zh",
     "adversarial": "context-chunk suggestions near same-type distractors and the adversarial threshold",
-    "source": "suggestion source (see below; default: wordnet&ppdb for en, cilin&mined|interrogative for "
-    "zh, context if adversarial)",
+    "source": "suggestion source (see below; default: interrogative|wordnet&ppdb for en, "
+    "interrogative|cilin&mined for zh, context if adversarial)",
     "model": "paraphraser folder (default: the bundled model of --lang)",
     "preset": "substitute (English default): the suggestion replaces its phrase, in place or by the "
     "paraphraser, and the rest stays; rewrite (Chinese and adversarial default): the paraphraser's free rewrite. "

@@ -160,6 +160,22 @@ def test_bert_encoder_checkpoint_warm_starts_encoder_and_decoder(corpus, tmp_pat
     assert again.paraphrase(questions, suggestions, num_beams=3, num_return_sequences=2) == first
 
 
+def test_shallow_decoder_takes_the_checkpoints_first_layers(tmp_path):
+    # Deep encoder, shallow decoder (Kasai et al. 2021): the decoder is the checkpoint's first layer only.
+    from safetensors.torch import load_file as load
+
+    make_bert(tmp_path / "bert", toy_texts())
+    tokenizer = load_checkpoint_tokenizer(tmp_path / "bert")
+    model = load_checkpoint_model(tmp_path / "bert", len(tokenizer), decoder_layers=1)
+    assert model.encoder.config.num_hidden_layers == 2 and model.decoder.config.num_hidden_layers == 1
+    weights = load(str(tmp_path / "bert" / "model.safetensors"))
+    name = "encoder.layer.0.attention.self.query.weight"
+    key = next(k for k in weights if k.endswith(name))
+    assert torch.equal(model.decoder.bert.get_parameter(name), weights[key])
+    with pytest.raises(ValueError, match="decoder_layers needs a BERT-type --backbone"):
+        TrainConfig(train_file="x", output_dir="y", decoder_layers=1)
+
+
 def test_bert_tokenizer_ends_texts_with_sep(tmp_path):
     make_bert(tmp_path / "bert", toy_texts())
     tokenizer = load_checkpoint_tokenizer(tmp_path / "bert")

@@ -136,6 +136,27 @@ def test_in_place_candidates_and_suggestions_ranked_in_place():
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
 
 
+def test_a_ranker_keeps_the_first_sources_suggestions_of_a_union_first():
+    from dataclasses import replace
+
+    from paraguide.score.filters import Substitutes
+
+    q = "What year was the music hall designed?"
+    table = {q: [("which", "What", (0, 1)), ("plan", "designed", (6, 7))]}
+
+    class Tiered(SpanSource):  # as suggest.Union marks them: the first source's tier 0, the next's 1
+        def suggest(self, questions, top_k=None):
+            return [[replace(s, tier=n) for n, s in enumerate(f)] for f in super().suggest(questions, top_k)]
+
+    ranker = TableScorer({"Which year was the music hall designed?": 0.91, "What year was the music hall planned?": 0.99})  # fmt: skip
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
+    for source, chosen in ((SpanSource(table), "What year was the music hall planned?"),
+                           (Tiered(table), "Which year was the music hall designed?")):  # fmt: skip
+        generate = QuestionParaphraser(None, source, chain, nbest=0, in_place=True, ranker=ranker, rank_threshold=0.9)  # fmt: skip
+        [got] = generate([Item("a", q)])
+        assert got["paraphrase"] == chosen
+
+
 def test_in_place_candidates_alone_run_no_paraphraser():
     from paraguide.score.filters import Substitutes
 
@@ -181,7 +202,7 @@ def test_presets_fill_what_is_left_unset():
         "fluency",
     )
     assert (
-        zh.source_spec() == "cilin&mined|interrogative" and zh.rank_threshold is None
+        zh.source_spec() == "interrogative|cilin&mined" and zh.rank_threshold is None
     )  # the LM's calibrated one
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
@@ -484,7 +505,7 @@ def test_dureader_robust_in_chinese(tmp_path):
     out = tmp_path / "zh"
     assert run_cli("--squad", str(small), "--lang", "zh", "--top-k", "4", "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 12 and summary["components"]["source"] == "cilin&mined|interrogative"
+    assert summary["input_questions"] == 12 and summary["components"]["source"] == "interrogative|cilin&mined"
     assert summary["input_check"]["answer_offsets_located"] == summary["input_check"]["answers_checked"] > 0
     para, _ = read_squad(out / "paraphrased.json")
     orig, _ = read_squad(out / "original.json")
@@ -557,7 +578,7 @@ def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
     args = ["--pairs", str(small), "--lang", "zh", "--side", "both", "--top-k", "4", "--threshold", "0.8"]
     assert run_cli(*args, "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["input_questions"] == 60 and summary["components"]["source"] == "cilin&mined|interrogative"
+    assert summary["input_questions"] == 60 and summary["components"]["source"] == "interrogative|cilin&mined"
     assert sum(summary["fell_out"].values()) + summary["selected"] == 60
     para = [x.split("\t") for x in (out / "paraphrased.tsv").read_text(encoding="utf-8").splitlines()]
     orig = [x.split("\t") for x in (out / "original.tsv").read_text(encoding="utf-8").splitlines()]

@@ -41,6 +41,10 @@ def test_each_filter_and_its_reason():
     assert StillAQuestion()([statement]) == [] and statement.dropped == "still_a_question: not a question"
     assert StillAQuestion()([c("what is the fastest way to learn python")])
     assert StillAQuestion()([c("怎样才能学好英语", lang="zh"), c("学英语的方法？", lang="zh")]) != []
+    # every question word the interrogative source swaps in still asks (DuReader has no question marks)
+    swapped = [c(f"红酒{w}喝比较好", source="红酒什么时候喝比较好", lang="zh") for w in ("啥时候", "何时")]
+    assert StillAQuestion()(swapped) == swapped
+    assert StillAQuestion()([c("饺子能放多长时间", source="饺子能放多久", lang="zh")])
     zh_statement = c("我在学英语。", lang="zh")
     assert StillAQuestion()([zh_statement]) == [] and zh_statement.dropped
     # a search query that was no question to begin with need not become one
@@ -116,3 +120,8 @@ def test_substitutes_wants_the_matched_phrase_replaced_and_the_rest_kept():
     assert sub(zh, "求曲婉婷的认可的伴奏", "认可", "承认", "zh") is None
     assert sub(zh, "求曲婉的婷认可承伴奏", "认可", "承认", "zh").startswith("substitution: lost '求曲婉婷'")
     assert sub(zh, "求曲婉婷的承认的认可伴奏", "认可", "承认", "zh").startswith("substitution: kept '承认'")
+    # jieba joins a swapped question word to its neighbour; a character from nowhere is still caught
+    assert sub("红酒什么时候喝比较好", "红酒啥时候喝比较好", "啥", "什么", "zh") is None
+    assert sub("红酒什么时候喝比较好", "红酒啥时候喝比较贵好", "啥", "什么", "zh").startswith(
+        "substitution: added"
+    )

@@ -374,8 +374,31 @@ def test_chinese_question_words_swap_only_where_they_ask_the_same():
     assert [(s.matched, s.text) for s in how_long] == [("多久", "多长时间")]
     assert [(s.matched, s.text) for s in how_many] == [("几个", "多少个")]
     assert [s.text for s in found[3]] == ["为何", "为啥"] and [s.text for s in found[4]] == ["哪儿"]
-    with pytest.raises(ValueError, match="Chinese question words only"):
-        load_source("interrogative", lang="en")
+    with pytest.raises(ValueError, match="no question-word table for 'fr'"):
+        Interrogatives(lang="fr")
+
+
+def test_english_what_and_which_swap_only_as_determiners():
+    source = load_source("interrogative", lang="en")
+    questions = [
+        "What year did the Normans conquer England?",
+        "In what country is Normandy located?",
+        "Which other team won?",
+        "What kind of music did he play?",
+        "What causes the tides?",  # the tagger's noun is a verb: "the" follows it
+        "What percentage of people voted?",  # a measure: "which percentage" picks one of a set
+        "To what extent was it built?",
+        "What is the capital of France?",  # a pronoun, not a determiner
+        "Who owns the team which won?",  # a relative "which" inside the question
+    ]
+    found = source.suggest(questions)
+    assert [[(s.matched, s.text, s.span) for s in f] for f in found[:4]] == [
+        [("What", "which", (0, 1))],
+        [("what", "which", (1, 2))],
+        [("Which", "what", (0, 1))],
+        [("What", "which", (0, 1))],
+    ]
+    assert found[4:] == [[]] * 5
 
 
 def test_a_union_keeps_each_sources_suggestions_in_order(wordnet, tmp_path):
@@ -389,5 +412,10 @@ def test_a_union_keeps_each_sources_suggestions_in_order(wordnet, tmp_path):
     texts = [s.text for s in found]
     assert texts[-1] == "vehicle" and texts.count("automobile") == 1  # PPDB's automobile is WordNet's
     assert [s.text for s in both.suggest(["Where is the car?"], top_k=2)[0]] == texts[:2]
+    # each suggestion knows its source's place, so a ranker keeps WordNet's ahead of PPDB's
+    assert {s.tier for s in found[:-1]} == {0} and found[-1].tier == 1
+    nested = load_source(f"wordnet:{wordnet}|ppdb:{pairs}|interrogative", lang="en", progress=False)
+    [found] = nested.suggest(["Which car is it?"])
+    assert [s.tier for s in found if s.source == "interrogative"] == [2]
     with pytest.raises(ValueError, match="two or more sources, as A|B"):
         load_source("wordnet|")

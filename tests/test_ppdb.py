@@ -146,6 +146,7 @@ def test_suggest_command_writes_jsonl_and_reports_coverage(rules, tmp_path, caps
         "score": 4.02,
         "source": "ppdb",
         "relation": "Equivalence",
+        "tier": 0,
     }
     assert records[1]["suggestions"] == []
     assert "1 of 2 questions (50.0%) got suggestions" in capsys.readouterr().err

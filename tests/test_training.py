@@ -151,6 +151,14 @@ def test_early_stopping_keeps_the_best_evaluation(corpus, tmp_path):
     assert result["heldout_loss"] == best["heldout_loss"]  # the saved model is the best one
 
 
+def test_max_minutes_ends_a_complete_run_early(corpus, tmp_path):
+    # A zero budget is spent after the first step; the run still evaluates and saves like a finished one.
+    result = train(tiny(corpus, tmp_path / "m", max_steps=50, max_minutes=0))
+    assert result["step"] == 1 and "bleu" in result
+    assert (tmp_path / "m" / "model.safetensors").exists()
+    assert json.loads((tmp_path / "m" / "all_results.json").read_text())["step"] == 1
+
+
 def test_resume_equals_an_uninterrupted_run(corpus, tmp_path):
     train(tiny(corpus, tmp_path / "full", max_steps=12, save_every=4))
 

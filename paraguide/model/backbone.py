@@ -64,9 +64,12 @@ def _is_encoder(config) -> bool:
     return not config.is_encoder_decoder and config.model_type in ENCODER_TYPES
 
 
-def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: float | None = None):
+def load_checkpoint_model(
+    path: str | os.PathLike, vocab_size: int, dropout: float | None = None, decoder_layers: int | None = None
+):
     """The checkpoint's seq2seq model, its embeddings grown to ``vocab_size`` rows if needed; from a
-    BERT-type encoder, an ``EncoderDecoderModel`` warm-started from it on both sides."""
+    BERT-type encoder, an ``EncoderDecoderModel`` warm-started from it on both sides (the decoder from its
+    first ``decoder_layers`` layers when given)."""
     from transformers import AutoConfig, AutoModelForSeq2SeqLM
 
     path = _checkpoint_dir(path)
@@ -77,7 +80,11 @@ def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: flo
         )
     config = AutoConfig.from_pretrained(path, local_files_only=True, trust_remote_code=False)
     if _is_encoder(config):
-        return _encoder_decoder(path, vocab_size, dropout)
+        return _encoder_decoder(path, vocab_size, dropout, decoder_layers)
+    if decoder_layers is not None:
+        raise ValueError(
+            f"{path}: decoder_layers applies to a BERT-type encoder checkpoint, not {config.model_type}"
+        )
     if not config.is_encoder_decoder:
         raise ValueError(
             f"{path}: {config.model_type} is not an encoder-decoder (seq2seq) model, nor a BERT-type encoder "
@@ -96,7 +103,7 @@ def load_checkpoint_model(path: str | os.PathLike, vocab_size: int, dropout: flo
     return model
 
 
-def _encoder_decoder(path: str, vocab_size: int, dropout: float | None):
+def _encoder_decoder(path: str, vocab_size: int, dropout: float | None, decoder_layers: int | None = None):
     """BERT2BERT: encoder and decoder both initialised from the encoder checkpoint (the decoder's
     cross-attention is new). Generation starts from [CLS] and ends at [SEP], as the tokenizer frames texts."""
     from transformers import EncoderDecoderModel
@@ -116,6 +123,8 @@ def _encoder_decoder(path: str, vocab_size: int, dropout: float | None):
             path,
             **{f"encoder_{k}": v for k, v in options.items()},
             **{f"decoder_{k}": v for k, v in options.items()},
+            # Fewer layers: transformers loads the checkpoint's first N (layer.0 ... layer.N-1).
+            **({"decoder_num_hidden_layers": decoder_layers} if decoder_layers else {}),
         )
     finally:
         transformers_logging.set_verbosity(verbosity)

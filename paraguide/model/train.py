@@ -40,6 +40,7 @@ class TrainConfig:
     heldout_file: str | None = None  # default: the held-out split written next to train_file
     size: str = "small"  # tiny | small | base (from scratch; ignored with `backbone`)
     backbone: str | None = None  # local HF seq2seq checkpoint folder (T5, BART ...) or BERT-type encoder
+    decoder_layers: int | None = None  # BERT-type backbone: decoder from its first N layers (default: all)
     init_from: str | None = None  # a paraguide model folder to continue from (its tokenizer and weights)
     lora: bool = False  # train LoRA adapters (peft) instead of the whole backbone
     lora_r: int = 16
@@ -60,6 +61,9 @@ class TrainConfig:
     warmup_steps: int = 1000
     epochs: float = 1.0
     max_steps: int | None = None  # overrides epochs
+    max_minutes: float | None = (
+        None  # stop after this much training time in this run (equal-time comparisons)
+    )
     label_smoothing: float = 0.1
     dropout: float = 0.1
     mixed_precision: str = "no"  # no | fp16 | bf16 (GPU; bf16 also on a CPU that computes it natively)
@@ -81,6 +85,10 @@ class TrainConfig:
             raise ValueError("patience must be at least 1 evaluation")
         if self.init_from and self.backbone:
             raise ValueError("give either init_from (a paraguide model to continue) or backbone, not both")
+        if self.decoder_layers is not None and (not self.backbone or self.decoder_layers < 1):
+            raise ValueError("decoder_layers needs a BERT-type --backbone and must be at least 1")
+        if self.max_minutes is not None and self.max_minutes < 0:
+            raise ValueError("max_minutes must not be negative")
         if self.lora and not self.backbone:
             raise ValueError("lora needs a pretrained backbone (--backbone PATH); from scratch, train it all")
 
@@ -264,6 +272,9 @@ def train(config: TrainConfig, on_step=None) -> dict:
                 _save_checkpoint(accelerator, out, step, config.keep_checkpoints)
             if on_step is not None:
                 on_step(step)
+            if config.max_minutes is not None and _out_of_time(accelerator, started, config.max_minutes):
+                accelerator.print(f"--max-minutes {config.max_minutes} reached at step {step}")
+                total = step  # finishes as a complete run: final evaluation, model saved
             if step >= total or stopped:
                 break
         if stopped:
@@ -397,7 +408,9 @@ def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
             input_format=config.input_format,
             dropout=config.dropout,
         )
-    backbone = load_checkpoint_model(config.backbone, len(tokenizer), dropout=config.dropout)
+    backbone = load_checkpoint_model(
+        config.backbone, len(tokenizer), dropout=config.dropout, decoder_layers=config.decoder_layers
+    )
     copy_config = CopyConfig(
         backbone=backbone.config.to_dict(), use_copy=config.use_copy, input_format=config.input_format
     )
@@ -413,6 +426,14 @@ def _build(config: TrainConfig, tokenizer) -> CopyGenerator:
             trainable_token_ids=tokenizer.convert_tokens_to_ids([SEP, EMPTY]),
         )
     return model
+
+
+def _out_of_time(accelerator, started: float, minutes: float) -> bool:
+    """Whether the time budget is spent on any process: all of them then stop at the same step."""
+    spent = torch.tensor(float(time.perf_counter() - started >= minutes * 60), device=accelerator.device)
+    if accelerator.num_processes > 1:
+        spent = accelerator.reduce(spent, reduction="sum")
+    return spent.item() > 0
 
 
 def _early_stopping(accelerator, model, out: Path, result: dict, best: dict | None, patience: int):

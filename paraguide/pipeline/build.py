@@ -43,7 +43,7 @@ from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepa
 # The synonyms of a lexicon that a second, differently built source also offers (suggest.Agreement):
 # English, WordNet's that PPDB's synonym pairs hold; Chinese, Cilin's that people swap in LCQMC and BQ
 # paraphrase pairs (suggest.mined), then question words swapped for equivalents (suggest.interrogative).
-DEFAULT_SOURCE = {"en": "wordnet&ppdb", "zh": "cilin&mined|interrogative"}
+DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin&mined"}
 
 
 # Named presets (TextAttack's recipes): what a candidate may be and how it is judged.

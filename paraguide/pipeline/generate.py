@@ -240,7 +240,8 @@ class QuestionParaphraser:
         self, questions: list[str], found: list[list[Suggestion]], placed: dict
     ) -> list[list[Suggestion]]:
         """Each question's suggestions by the ranker's similarity of the question with the suggestion in
-        place (one batch for all questions), those below the threshold dropped; suggestions without an
+        place (one batch for all questions; within a union's tier, ``A|B`` keeps A's first), those below
+        the threshold dropped; suggestions without an
         in-place form keep their order after them."""
         pools = [f[: self.pool] for f in found]
         pairs = sorted(
@@ -257,7 +258,7 @@ class QuestionParaphraser:
             scored = [(scores[q, placed[q, s]], n, s) for n, s in enumerate(pool) if (q, s) in placed]
             kept = [
                 s
-                for score, _, s in sorted(scored, key=lambda x: (-x[0], x[1]))
+                for score, _, s in sorted(scored, key=lambda x: (x[2].tier, -x[0], x[1]))
                 if self.rank_threshold is None or score >= self.rank_threshold
             ]
             ranked.append(kept + [s for s in pool if (q, s) not in placed])

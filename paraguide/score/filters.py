@@ -98,7 +98,8 @@ class Substitutes(Filter):
     """Drop a paraphrase that does not *replace* its matched phrase by its suggestion and keep the rest.
 
     Three checks, each with its own reason, on content words (stop words and punctuation aside; English
-    compared up to inflection, Chinese as substrings, since jieba cuts a changed sentence differently):
+    compared up to inflection, Chinese as substrings and characters, since jieba cuts a changed sentence
+    differently):
     the matched phrase is gone (a paraphrase that keeps it beside the suggestion *inserted* the suggestion:
     "what nominal title did yuan emperors have token?"), no other content word of the source is lost
     ("... above its vapour?" for "... above its saturated vapor point?"), and none comes from nowhere
@@ -125,7 +126,9 @@ class Substitutes(Filter):
                 kept = [w for w in matched if w in c.text and w not in c.suggestion]
                 rest = [w for w in source if w not in c.matched and w not in c.suggestion]
                 lost = [w for w in rest if w not in c.text]
-                added = [w for w in words if w not in c.source and w not in c.suggestion]
+                # jieba may join the suggestion to a neighbour ("啥时候" from 什么时候 -> 啥时候): a word comes
+                # from nowhere only if it has a character that neither the source nor the suggestion has.
+                added = [w for w in words if any(ch not in c.source and ch not in c.suggestion for ch in w)]
             else:
                 have, offered = _lemma_set(words), _lemma_set(suggestion)
                 kept = [w for w in matched if lemmas(w) & have and not lemmas(w) & offered]
@@ -192,8 +195,10 @@ _EN_QUESTION = re.compile(
     r"give|tell)\b",
     re.IGNORECASE,
 )
+# The question words of interrogative.GROUPS included: a swap to one (什么 -> 啥) keeps a question one.
 _ZH_QUESTION = re.compile(
     r"[?？]\s*$|吗|呢|什么|怎么|怎样|如何|哪|谁|几|多少|为什么|为何|是否|能否|可否|有没有|是不是|么"
+    r"|啥|咋|多久|多长|多大|多远|多高|何时|何处"
 )
 
 

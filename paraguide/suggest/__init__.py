@@ -22,7 +22,7 @@ def load_source(spec: str, **options) -> SuggestionSource:
     ``NAME[:PATH]``: ``ppdb[:FILE]`` (PPDB 2.0 rules, human labels or word pairs; English default: the
     shared data's PPDB synonym pairs), ``wordnet[:YAML_FOLDER]``, ``cilin[:FILE]``, ``mined[:FILE,...]``
     (word pairs mined from paraphrase corpora; default: the shared data's of the language),
-    ``interrogative`` (Chinese question words), ``context``. ``A&B``: the suggestions of A that B also
+    ``interrogative`` (question words swapped: a Chinese table, English what / which), ``context``. ``A&B``: the suggestions of A that B also
     makes (:class:`Agreement`); ``A|B``: A's suggestions, then B's (:class:`Union`); ``|`` binds looser
     than ``&``. Each source takes the ``options`` it uses: PPDB-like ones ``lang``, ``threshold``,
     ``relations`` ...; context ``lang`` and ``ner``; WordNet ``max_sense``; the others none.
@@ -57,9 +57,7 @@ def load_source(spec: str, **options) -> SuggestionSource:
     if name == "context":
         return ContextChunks(**{k: v for k, v in options.items() if k in ("lang", "ner")})
     if name == "interrogative":
-        if options.get("lang", "zh") != "zh":
-            raise ValueError("interrogative: Chinese question words only (--lang zh)")
-        return Interrogatives()
+        return Interrogatives(lang=options.get("lang", "zh"))
     raise ValueError(f"unknown suggestion source {name!r}; choose one of {', '.join(SOURCES)} (NAME[:PATH])")
 
 

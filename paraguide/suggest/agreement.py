@@ -16,6 +16,7 @@ Agreement is judged on lemmas (LemmInflect for English), so "planned" for "desig
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.text.substitute import lemmas
@@ -59,7 +60,9 @@ class Agreement:
 
 class Union:
     """Each question's suggestions of every source, the first source's first; a phrase suggested for the
-    same words twice is kept once."""
+    same words twice is kept once. Each suggestion's ``tier`` is its source's place (after the tiers of
+    a nested union), so a ranker that reorders suggestions keeps the first source's ahead: ``A|B`` prefers
+    A."""
 
     def __init__(self, *sources: SuggestionSource):
         if len(sources) < 2:
@@ -69,13 +72,18 @@ class Union:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         per_source = [source.suggest(questions) for source in self.sources]
+        # tiers: a nested union's own tiers come first, the next source starts after them
+        offsets, start = [], 0
+        for found in per_source:
+            offsets.append(start)
+            start += 1 + max((s.tier for f in found for s in f), default=0)
         results = []
         for n in range(len(questions)):
             seen, kept = set(), []
-            for found in per_source:
+            for found, offset in zip(per_source, offsets, strict=True):
                 for s in found[n]:
                     if (s.text, s.span) not in seen:
                         seen.add((s.text, s.span))
-                        kept.append(s)
+                        kept.append(replace(s, tier=s.tier + offset) if offset else s)
             results.append(kept[:top_k] if top_k else kept)
         return results

@@ -15,6 +15,7 @@ class Suggestion:
     score: float  # the source's own score; higher is better
     source: str  # "ppdb", "wordnet", "cilin", "context", ...
     relation: str = ""  # e.g. PPDB's entailment relation, WordNet's part of speech
+    tier: int = 0  # in a Union (A|B), which source it came from: a ranker reorders within a tier only
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -1,11 +1,18 @@
-"""Chinese question words swapped for their equivalents: "手机号**怎么**注销" -> "手机号**如何**注销", "开花后**多久**
-结果" -> "开花后**多长时间**结果".
+"""Question words swapped for their equivalents. Chinese: "手机号**怎么**注销" -> "手机号**如何**注销", "开花后**多久**
+结果" -> "开花后**多长时间**结果"; English: "**What** year did ..." -> "**Which** year did ...".
 
 A hand-written table, because the lexicons get question words wrong: Cilin puts 什么 (what), 怎么 (how) and
 为什么 (why) in one group, and paraphrase corpora swap them whenever two questions happen to be answered
 alike. Only swaps that keep the question are listed, and the manner words only where they mean "how to":
 before a verb, not before a negation or a modal ("怎么不能登录" asks why) nor a negated result ("怎么打不开"),
 and never in the set phrases jieba keeps whole (怎么办, 怎么回事, 怎么样).
+
+English has one pair, "what" / "which" used as a determiner -- before a noun, or an adjective and a noun
+("What year", "Which other team", "In what country") -- where the two ask the same. Not before a noun of
+quantity or measure ("what percentage", "what time", "to what extent": "which" would pick one of a set),
+not where the tagger's "noun" is a verb ("What causes the ...", seen by the determiner after it), and only
+where the question word opens the question or a prepositional phrase at its start ("In what year"), never
+a relative "which" inside it.
 """
 
 from __future__ import annotations
@@ -25,6 +32,44 @@ GROUPS = (
     ("哪个", "哪一个"),  # which
     ("什么", "啥"),  # what (啥 is colloquial; LCQMC's paraphrase pairs swap the two 263 times)
 )
+EN_GROUPS = (("what", "which"),)
+# "which" before these picks one of a set where "what" asks for an amount: not swapped.
+_MEASURE = frozenset(
+    [
+        "percentage",
+        "percent",
+        "proportion",
+        "amount",
+        "number",
+        "fraction",
+        "share",
+        "ratio",
+        "rate",
+        "time",
+        "age",
+        "speed",
+        "height",
+        "depth",
+        "size",
+        "length",
+        "width",
+        "weight",
+        "price",
+        "cost",
+        "value",
+        "temperature",
+        "distance",
+        "volume",
+        "degree",
+        "quantity",
+        "extent",
+        "level",
+        "sum",
+        "population",
+        "frequency",
+    ]
+)
+_NOUN = ("NN", "NNS", "NNP", "NNPS")
 _MANNER = set(GROUPS[0])
 # What may not follow a manner word for it to mean "how to": negations and modals make it "why" or "how
 # come" (怎么不能, 怎么会).
@@ -36,10 +81,16 @@ class Interrogatives:
 
     name = "interrogative"
 
-    def __init__(self, groups: Sequence[Sequence[str]] = GROUPS):
+    def __init__(self, groups: Sequence[Sequence[str]] | None = None, lang: str = "zh"):
+        if lang not in ("zh", "en"):
+            raise ValueError(f"interrogative: no question-word table for {lang!r} (en, zh)")
+        self.lang = lang
+        groups = groups if groups is not None else (GROUPS if lang == "zh" else EN_GROUPS)
         self.others = {w: [o for o in group if o != w] for group in groups for w in group}
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        if self.lang == "en":
+            return [self._english(q, top_k) for q in questions]
         from paraguide.text.pos import pos_tag
 
         results = []
@@ -66,3 +117,30 @@ class Interrogatives:
                     found.append(Suggestion(other, t.text, (i, i + 1), round(1 / rank, 4), self.name))
             results.append(found[:top_k] if top_k else found)
         return results
+
+    def _english(self, question: str, top_k: int | None) -> list[Suggestion]:
+        from paraguide.text.pos import pos_tag
+
+        tokens = tokenize_spans(question, "en")
+        index = {(t.start, t.end): i for i, t in enumerate(tokens)}
+        tagged = pos_tag(question, "en")
+        found = []
+        for k, t in enumerate(tagged):
+            word = t.text.lower()
+            if word not in self.others or (t.start, t.end) not in index:
+                continue
+            # the question's first word, or after the prepositions that open it ("In what year")
+            if any(x.tag not in ("IN", "TO") for x in tagged[:k]):
+                continue
+            rest = tagged[k + 1 :]
+            j = 0
+            while j < len(rest) and rest[j].tag == "JJ":  # "which other team", "what famous person"
+                j += 1
+            if j >= len(rest) or rest[j].tag not in _NOUN or rest[j].text.lower() in _MEASURE:
+                continue
+            if j + 1 < len(rest) and rest[j + 1].tag in ("DT", "PDT", "PRP", "PRP$"):
+                continue  # "What causes the ...": the "noun" is a verb
+            i = index[t.start, t.end]
+            for rank, other in enumerate(self.others[word], 1):
+                found.append(Suggestion(other, t.text, (i, i + 1), round(1 / rank, 4), self.name))
+        return found[:top_k] if top_k else found
