@@ -153,8 +153,9 @@ def test_early_stopping_keeps_the_best_evaluation(corpus, tmp_path):
 
 def test_max_minutes_ends_a_complete_run_early(corpus, tmp_path):
     # A zero budget is spent after the first step; the run still evaluates and saves like a finished one.
-    result = train(tiny(corpus, tmp_path / "m", max_steps=50, max_minutes=0))
+    result = train(tiny(corpus, tmp_path / "m", max_steps=50, max_minutes=0, patience=2))
     assert result["step"] == 1 and "bleu" in result
+    assert result["best_step"] == 1  # the last step was evaluated: early stopping's best knows it
     assert (tmp_path / "m" / "model.safetensors").exists()
     assert json.loads((tmp_path / "m" / "all_results.json").read_text())["step"] == 1
 

@@ -252,6 +252,10 @@ def train(config: TrainConfig, on_step=None) -> dict:
             bar.set_postfix(
                 loss=f"{loss.item():.3f}", tok_s=f"{tokens / (time.perf_counter() - started):.0f}"
             )
+            if config.max_minutes is not None and _out_of_time(accelerator, started, config.max_minutes):
+                accelerator.print(f"--max-minutes {config.max_minutes} reached at step {step}")
+                # the last step then counts as the end: evaluated (so early stopping's best sees it), saved
+                total = step
             if step % config.eval_every == 0 or step == total:
                 result = evaluate(
                     accelerator.unwrap_model(model),
@@ -272,9 +276,6 @@ def train(config: TrainConfig, on_step=None) -> dict:
                 _save_checkpoint(accelerator, out, step, config.keep_checkpoints)
             if on_step is not None:
                 on_step(step)
-            if config.max_minutes is not None and _out_of_time(accelerator, started, config.max_minutes):
-                accelerator.print(f"--max-minutes {config.max_minutes} reached at step {step}")
-                total = step  # finishes as a complete run: final evaluation, model saved
             if step >= total or stopped:
                 break
         if stopped:
