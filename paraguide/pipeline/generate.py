@@ -189,7 +189,7 @@ class QuestionParaphraser:
                 placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
                 pool = placed_ok or accepted
                 # and one of a union's first source (A|B prefers A: the defaults' question-word swaps, which
-                # readers accepted 43 of 43 times, before synonyms, about one in two)
+                # readers accepted 167 of 167 times in English, before synonyms, 82 of 133)
                 best = min(_tier(c) for c in pool)
                 pool = [c for c in pool if _tier(c) == best]
                 pick = pool[rng.randrange(len(pool))]
