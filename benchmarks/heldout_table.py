@@ -29,20 +29,15 @@ from paraguide.model.heldout import copy_rate, decode, identical_to_source, qual
 from paraguide.model.paraphraser import Paraphraser  # noqa: E402
 
 
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
 def measure(folder: Path, rows: list[dict], lang: str) -> dict:
     paraphraser = Paraphraser.from_pretrained(folder, device="cpu")
     decode(paraphraser, rows[:64])  # warm-up, not timed
     outputs, seconds = decode(paraphraser, rows)
-    trained = (
-        json.loads((folder / "all_results.json").read_text())
-        if (folder / "all_results.json").exists()
-        else {}
-    )
-    args = (
-        json.loads((folder / "training_args.json").read_text())
-        if (folder / "training_args.json").exists()
-        else {}
-    )
+    trained, args = _json(folder / "all_results.json"), _json(folder / "training_args.json")
     return {
         "model": str(folder),
         "backbone": args.get("backbone"),

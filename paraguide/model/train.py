@@ -61,9 +61,8 @@ class TrainConfig:
     warmup_steps: int = 1000
     epochs: float = 1.0
     max_steps: int | None = None  # overrides epochs
-    max_minutes: float | None = (
-        None  # stop after this much training time in this run (equal-time comparisons)
-    )
+    # stop after this much training time in this run (comparisons at equal training time)
+    max_minutes: float | None = None
     label_smoothing: float = 0.1
     dropout: float = 0.1
     mixed_precision: str = "no"  # no | fp16 | bf16 (GPU; bf16 also on a CPU that computes it natively)
@@ -221,6 +220,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
         else None
     )
     stopped = False
+    last = None  # the latest evaluation in the loop
     metrics_file = out / "metrics.jsonl"
     bar = tqdm(total=total, initial=step, desc="train", disable=not accelerator.is_local_main_process)
     micro = step * config.grad_accum  # micro-batches already consumed
@@ -266,6 +266,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
                     accelerator,
                 )
                 result.update(step=step, train_loss=round(loss.item(), 4))
+                last = result
                 if accelerator.is_main_process:
                     with open(metrics_file, "a", encoding="utf-8") as f:
                         f.write(json.dumps(result) + "\n")
@@ -285,15 +286,20 @@ def train(config: TrainConfig, on_step=None) -> dict:
             break
         epoch += 1
     bar.close()
-    if best is not None and best["step"] != step:  # the best evaluation's weights, not the last ones
+    reload = best is not None and best["step"] != step
+    if reload:  # the best evaluation's weights, not the last ones
         from safetensors.torch import load_file
 
         state = load_file(str(out / "best" / "model.safetensors"))
         accelerator.unwrap_model(model).load_state_dict(state, strict=False)
 
-    final = evaluate(
-        accelerator.unwrap_model(model), tokenizer, heldout_rows, heldout_data, config, accelerator
-    )
+    if last is not None and last["step"] == step and not reload:
+        # the last step was just evaluated with these very weights: not again
+        final = {k: v for k, v in last.items() if k != "train_loss"}
+    else:
+        final = evaluate(
+            accelerator.unwrap_model(model), tokenizer, heldout_rows, heldout_data, config, accelerator
+        )
     final.update(
         step=step, train_seconds=round(time.perf_counter() - started, 1), processes=accelerator.num_processes
     )

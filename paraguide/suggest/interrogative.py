@@ -35,39 +35,9 @@ GROUPS = (
 EN_GROUPS = (("what", "which"),)
 # "which" before these picks one of a set where "what" asks for an amount: not swapped.
 _MEASURE = frozenset(
-    [
-        "percentage",
-        "percent",
-        "proportion",
-        "amount",
-        "number",
-        "fraction",
-        "share",
-        "ratio",
-        "rate",
-        "time",
-        "age",
-        "speed",
-        "height",
-        "depth",
-        "size",
-        "length",
-        "width",
-        "weight",
-        "price",
-        "cost",
-        "value",
-        "temperature",
-        "distance",
-        "volume",
-        "degree",
-        "quantity",
-        "extent",
-        "level",
-        "sum",
-        "population",
-        "frequency",
-    ]
+    "percentage percent proportion amount number fraction share ratio rate time age speed height depth size "  # noqa: SIM905
+    "length width weight price cost value temperature distance volume degree quantity extent level sum "
+    "population frequency".split()
 )
 _NOUN = ("NN", "NNS", "NNP", "NNPS")
 _MANNER = set(GROUPS[0])
@@ -77,7 +47,8 @@ _NOT_AFTER_MANNER = ("不", "没", "别", "会", "能", "可能", "可以", "敢
 
 
 class Interrogatives:
-    """Suggestions that swap a Chinese question word for an equivalent one (see module docstring)."""
+    """Suggestions that swap a question word for an equivalent one, Chinese or English (see module
+    docstring)."""
 
     name = "interrogative"
 
@@ -89,58 +60,50 @@ class Interrogatives:
         self.others = {w: [o for o in group if o != w] for group in groups for w in group}
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
-        if self.lang == "en":
-            return [self._english(q, top_k) for q in questions]
         from paraguide.text.pos import pos_tag
 
+        asks_the_same = _zh_asks_the_same if self.lang == "zh" else _en_determiner
         results = []
         for question in questions:
-            tokens = tokenize_spans(question, "zh")
+            tokens = tokenize_spans(question, self.lang)
             index = {(t.start, t.end): i for i, t in enumerate(tokens)}
-            tagged = pos_tag(question, "zh")
+            tagged = pos_tag(question, self.lang)
             found = []
             for k, t in enumerate(tagged):
-                if t.text not in self.others or (t.start, t.end) not in index:
+                word = t.text.lower()
+                if word not in self.others or (t.start, t.end) not in index:
                     continue  # not a question word, or segmented otherwise than the question's tokens
-                if t.text in _MANNER:
-                    after = tagged[k + 1] if k + 1 < len(tagged) else None
-                    if after is None or not after.tag.startswith("v"):
-                        continue
-                    if after.text.startswith(_NOT_AFTER_MANNER):
-                        continue
-                    # a negated result ("怎么打不开", "怎么安装不起") asks why it fails, not how to do it
-                    following = "".join(x.text for x in tagged[k + 1 : k + 3])
-                    if "不" in following or "没" in following:
-                        continue
+                if not asks_the_same(tagged, k):
+                    continue
                 i = index[t.start, t.end]
-                for rank, other in enumerate(self.others[t.text], 1):
+                for rank, other in enumerate(self.others[word], 1):
                     found.append(Suggestion(other, t.text, (i, i + 1), round(1 / rank, 4), self.name))
             results.append(found[:top_k] if top_k else found)
         return results
 
-    def _english(self, question: str, top_k: int | None) -> list[Suggestion]:
-        from paraguide.text.pos import pos_tag
 
-        tokens = tokenize_spans(question, "en")
-        index = {(t.start, t.end): i for i, t in enumerate(tokens)}
-        tagged = pos_tag(question, "en")
-        found = []
-        for k, t in enumerate(tagged):
-            word = t.text.lower()
-            if word not in self.others or (t.start, t.end) not in index:
-                continue
-            # the question's first word, or after the prepositions that open it ("In what year")
-            if any(x.tag not in ("IN", "TO") for x in tagged[:k]):
-                continue
-            rest = tagged[k + 1 :]
-            j = 0
-            while j < len(rest) and rest[j].tag == "JJ":  # "which other team", "what famous person"
-                j += 1
-            if j >= len(rest) or rest[j].tag not in _NOUN or rest[j].text.lower() in _MEASURE:
-                continue
-            if j + 1 < len(rest) and rest[j + 1].tag in ("DT", "PDT", "PRP", "PRP$"):
-                continue  # "What causes the ...": the "noun" is a verb
-            i = index[t.start, t.end]
-            for rank, other in enumerate(self.others[word], 1):
-                found.append(Suggestion(other, t.text, (i, i + 1), round(1 / rank, 4), self.name))
-        return found[:top_k] if top_k else found
+def _zh_asks_the_same(tagged, k: int) -> bool:
+    """A manner word (怎么 ...) only where it means "how to": before a verb, not before a negation or a
+    modal, not before a negated result ("怎么打不开", "怎么安装不起" ask why it fails). The others always."""
+    if tagged[k].text not in _MANNER:
+        return True
+    after = tagged[k + 1] if k + 1 < len(tagged) else None
+    if after is None or not after.tag.startswith("v") or after.text.startswith(_NOT_AFTER_MANNER):
+        return False
+    following = "".join(x.text for x in tagged[k + 1 : k + 3])
+    return "不" not in following and "没" not in following
+
+
+def _en_determiner(tagged, k: int) -> bool:
+    """ "what" / "which" as a determiner: the question's first word or after the prepositions that open it
+    ("In what year"), before adjectives and a noun that is no measure, and not a verb the tagger took for a
+    noun ("What causes the ...": a determiner follows it)."""
+    if any(x.tag not in ("IN", "TO") for x in tagged[:k]):
+        return False
+    rest = tagged[k + 1 :]
+    j = 0
+    while j < len(rest) and rest[j].tag == "JJ":  # "which other team", "what famous person"
+        j += 1
+    if j >= len(rest) or rest[j].tag not in _NOUN or rest[j].text.lower() in _MEASURE:
+        return False
+    return not (j + 1 < len(rest) and rest[j + 1].tag in ("DT", "PDT", "PRP", "PRP$"))
