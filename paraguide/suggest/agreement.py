@@ -5,9 +5,7 @@ one after the other.
 Why: each lexicon alone proposes substitutes of senses the question does not use, or that do not fit its
 phrase ("cases of malaria" -> "instances"), and no offline model here tells them apart in context. Two
 lexicons built in different ways (WordNet from lexicographers' synsets, PPDB from bilingual pivoting over
-parallel text) rarely make the same wrong proposal: on the blind readings, 64 % of the in-place WordNet
-substitutions that PPDB's synonym list also holds were judged fluent and the same question, against 28 % of
-the rest (docs/build.md).
+parallel text) rarely make the same wrong proposal (the blind readings: docs/suggest.md, docs/build.md).
 
 Agreement is judged on lemmas (LemmInflect for English), so "planned" for "designed" agrees with
 "plan" for "design"; the first source's suggestion, its span, score and order are kept.
@@ -31,7 +29,8 @@ def _key(phrase: str, lang: str) -> frozenset[str]:
 
 
 class Agreement:
-    """The suggestions of ``first`` that each of ``others`` also makes for the same matched words."""
+    """The suggestions of ``first`` that each of ``others`` also makes for the same matched words, compared
+    by lemma in ``lang``."""
 
     def __init__(self, first: SuggestionSource, *others: SuggestionSource, lang: str = "en"):
         if not others:
@@ -40,6 +39,7 @@ class Agreement:
         self.name = "&".join(s.name for s in (first, *others))
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
         # All of each source's suggestions: the agreed ones are fewer, and top_k applies to them.
         ranked = self.first.suggest(questions)
         votes = [other.suggest(questions) for other in self.others]
@@ -59,8 +59,8 @@ class Agreement:
 
 
 class Union:
-    """Each question's suggestions of every source, the first source's first; a phrase suggested for the
-    same words twice is kept once. Each suggestion's ``tier`` is its source's place (after the tiers of
+    """Each question's suggestions of every one of ``sources`` (two or more), the first source's first; a
+    phrase suggested for the same words twice is kept once. Each suggestion's ``tier`` is its source's place (after the tiers of
     a nested union), so a ranker that reorders suggestions keeps the first source's ahead: ``A|B`` prefers
     A."""
 
@@ -71,6 +71,7 @@ class Union:
         self.name = "|".join(s.name for s in sources)
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
         per_source = [source.suggest(questions) for source in self.sources]
         # tiers: a nested union's own tiers come first, the next source starts after them
         offsets, start = [], 0

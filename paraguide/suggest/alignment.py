@@ -33,6 +33,8 @@ _NONSPACE = re.compile(r"\S+")
 
 
 class Phrase(NamedTuple):
+    """A candidate phrase of the target: its ``text``, lower-cased ``words`` and token span."""
+
     text: str
     words: tuple[str, ...]  # lower-cased tokens
     start: int  # token span in the target
@@ -47,11 +49,13 @@ def _stemmer():
 
 
 def whitespace_spans(text: str) -> list[Token]:
+    """The whitespace-separated tokens of ``text`` with their character spans (what corpus alignments index)."""
     return [Token(m.group(), m.start(), m.end()) for m in _NONSPACE.finditer(text)]
 
 
 def monolingual_alignment(source: list[str], target: list[str], lang: str) -> Alignment:
-    """Word alignment of two token lists of the same language (see module docstring)."""
+    """Word alignment of the token lists ``source`` and ``target``, both in ``lang`` (see module docstring):
+    sorted ``(source index, target index)`` links."""
     if lang == "en":
         stem = _stemmer().stem
         src_keys, tgt_keys = [stem(t.lower()) for t in source], [stem(t.lower()) for t in target]
@@ -102,6 +106,10 @@ def unaligned_spans(n_target: int, links: Alignment, max_len: int) -> list[tuple
 
 
 class AlignmentSuggester:
+    """Training suggestions from a paraphrase pair: the phrases of the target that rewrite the source (see
+    module docstring). ``lang``: "en" or "zh"; ``max_len``: the longest phrase, in tokens; ``stopwords``:
+    the language's list unless given."""
+
     def __init__(self, lang: str = "en", max_len: int = 4, stopwords: frozenset[str] | None = None):
         self.lang = check_lang(lang)
         self.max_len = max_len
@@ -155,8 +163,9 @@ class AlignmentSuggester:
 def occurs_in(
     text: str, words: tuple[str, ...], source_lower: str, source_words: list[str], lang: str
 ) -> bool:
-    """Does a phrase occur in the source? English: as a token sequence. Chinese: as a substring, since
-    jieba may cut the same characters differently in another sentence."""
+    """Does a phrase (``text``, its lower-cased ``words``) occur in the source (``source_lower``, its
+    lower-cased ``source_words``)? English: as a token sequence. Chinese: as a substring, since jieba may
+    cut the same characters differently in another sentence."""
     if lang == "zh":
         return text.lower().replace(" ", "") in source_lower.replace(" ", "")
     return contains_sequence(source_words, words)

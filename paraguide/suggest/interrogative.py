@@ -48,7 +48,8 @@ _NOT_AFTER_MANNER = ("不", "没", "别", "会", "能", "可能", "可以", "敢
 
 class Interrogatives:
     """Suggestions that swap a question word for an equivalent one, Chinese or English (see module
-    docstring)."""
+    docstring). ``groups``: groups of interchangeable words (default: the language's table); ``lang``: "zh"
+    or "en"."""
 
     name = "interrogative"
 
@@ -60,6 +61,7 @@ class Interrogatives:
         self.others = {w: [o for o in group if o != w] for group in groups for w in group}
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
         from paraguide.text.pos import pos_tag
 
         asks_the_same = _zh_asks_the_same if self.lang == "zh" else _en_determiner

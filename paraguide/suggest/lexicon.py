@@ -123,7 +123,8 @@ def index_from_nltk(wn) -> dict:
 
 
 class WordNet:
-    """WordNet synonyms: ``WordNet().suggest(questions)``; ``synonyms("car", "n")``, ``antonyms("good")``."""
+    """WordNet synonyms: ``WordNet().suggest(questions)``; ``synonyms("car", "n")``, ``antonyms("good")``.
+    Arguments: see :meth:`__init__`."""
 
     name = "wordnet"
 
@@ -134,9 +135,9 @@ class WordNet:
         max_sense: int | None = 2,
     ):
         """``path``: Open English WordNet's YAML folder (default: the shared data's), or ``"nltk"`` for
-        NLTK's wordnet corpus when it is installed. ``max_sense``: :meth:`suggest` takes synonyms from a
-        word's first ``max_sense`` senses only (None: all); a blind reading found none of the synonyms from
-        a third or later sense acceptable in place (docs/build.md)."""
+        NLTK's wordnet corpus when it is installed. ``stopwords``: the English list unless given.
+        ``max_sense``: :meth:`suggest` takes synonyms from a word's first ``max_sense`` senses only (None:
+        all; why two: docs/suggest.md)."""
         self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
         self.max_sense = max_sense
         if path is not None and os.fspath(path) == "nltk":
@@ -188,6 +189,7 @@ class WordNet:
         return sorted(best.values(), key=lambda x: (-x[1], x[0]))
 
     def antonyms(self, word: str, pos: str | None = None) -> list[str]:
+        """WordNet antonyms of ``word`` as ``pos`` (None: any part of speech)."""
         out: list[str] = []
         for p in [pos] if pos else WORDNET_POS:
             for lemma in self.lemmatize(word, p):
@@ -214,6 +216,7 @@ class WordNet:
         return False
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
         from paraguide.text.pos import has_tagger, pos_tag
 
         tagged = has_tagger("en")
@@ -302,7 +305,10 @@ def read_cilin(path: str | os.PathLike) -> Iterator[tuple[str, str, list[str]]]:
 
 
 class Cilin:
-    """Chinese synonyms from HIT Cilin: ``Cilin().suggest(questions)``; ``synonyms("电脑")``."""
+    """Chinese synonyms from HIT Cilin: ``Cilin().suggest(questions)``; ``synonyms("电脑")``.
+
+    ``path``: the Cilin file and ``antonyms`` its antonym list (default: the shared data's); ``stopwords``:
+    the Chinese list unless given; ``min_chars``: the shortest word replaced or suggested."""
 
     name = "cilin"
 
@@ -360,9 +366,11 @@ class Cilin:
         return [(w, 1 / len(groups), rank) for w, rank in ranked]
 
     def antonyms(self, word: str) -> list[str]:
+        """Antonyms of ``word`` from the antonym list."""
         return list(self._antonyms.get(word, []))
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
+        """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
         results = []
         for question in questions:
             words = tokenize(question, "zh")

@@ -6,8 +6,7 @@ positives) is a PPDB-like source over that table (``word1 word2`` lines, cached 
 
 Alone it is noisy (the context decides: "名字" / "动漫", "动物" / "十二生肖" come from pairs that are
 paraphrases as wholes); as the partner of a lexicon (``cilin&mined``, suggest.Agreement) it confirms the
-lexicon's synonyms that people really swap in questions: a blind reading of LCQMC test judged 77.5 % of
-those fluent and the same question, against 17.5 % of Cilin's alone (docs/build.md).
+lexicon's synonyms that people really swap in questions (blind readings: docs/suggest.md, docs/build.md).
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ VERSION = 1  # of the mining rule: a new one rebuilds the cached tables
 
 
 def mine(pairs: Iterable[tuple[str, str]], lang: str) -> Counter:
-    """``(word, other) -> count`` over paraphrase pairs, both directions: one word replaced by one word,
+    """``(word, other) -> count`` over paraphrase ``pairs`` in ``lang``, both directions: one word replaced by one word,
     with at least one word kept on each side of it (the two questions agree around the swap)."""
     counts: Counter = Counter()
     for a, b in pairs:
@@ -49,6 +48,8 @@ def mine(pairs: Iterable[tuple[str, str]], lang: str) -> Counter:
 
 
 def default_corpora(lang: str) -> list[Path]:
+    """The shared data's paraphrase corpora that ``lang``'s ``mined`` source reads; a ValueError naming them
+    where they are missing."""
     found = [find_shared(name) for name in DEFAULT_CORPORA.get(lang, ())]
     if not found or None in found:
         wanted = ", ".join(DEFAULT_CORPORA.get(lang, ())) or "none"
@@ -60,8 +61,9 @@ def default_corpora(lang: str) -> list[Path]:
 
 
 def mined_table(corpora: Sequence[str | os.PathLike], lang: str, min_count: int = 1) -> Path:
-    """The word-pair file of ``corpora`` (positive pairs of any format :func:`read_pairs` reads), built once
-    and cached; rebuilt when a corpus file changes."""
+    """The word-pair file of ``corpora`` (positive pairs in ``lang``, of any format :func:`read_pairs`
+    reads; pairs seen at least ``min_count`` times), built once and cached; rebuilt when a corpus file
+    changes."""
     from paraguide.data.pairs import read_pairs
 
     paths = [Path(p) for p in corpora]

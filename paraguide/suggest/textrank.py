@@ -4,8 +4,8 @@
 2. Graph: one vertex per distinct candidate (lower-cased); an undirected edge joins candidates that
    co-occur within ``window`` positions of the candidate sequence (M&T's best setting is window 2).
 3. PageRank (damping 0.85) scores the vertices: the exact stationary vector of networkx's Google matrix,
-   one small linear solve, since a question's graph has a handful of vertices (power iteration needs
-   ~100 sparse steps on such chains, 100x slower for the same numbers).
+   one small linear solve, since a question's graph has a handful of vertices (faster than power
+   iteration for the same numbers: docs/prepare.md).
 4. Runs of candidates adjacent in the text merge into multi-word key phrases, scored by the sum of their
    words' scores; single keywords stay key phrases too (Gan & Ng fig. 3 lists both "wifi network" and
    "network"). Questions are short, so every candidate is kept as a keyword (M&T keep the top third of
@@ -33,6 +33,8 @@ DEFAULT_POS = {"en": ("NN", "JJ", "VB"), "zh": ("n", "v", "a", "eng", "i", "l", 
 
 
 class KeyPhrase(NamedTuple):
+    """A key phrase of a text: its surface ``text``, lower-cased ``words``, ``score`` and character span."""
+
     text: str  # surface text, cut from the input
     words: tuple[str, ...]  # lower-cased tokens
     score: float
@@ -41,6 +43,12 @@ class KeyPhrase(NamedTuple):
 
 
 class TextRank:
+    """TextRank key phrases: ``TextRank("en").keyphrases(text)``.
+
+    ``lang``: "en" or "zh"; ``window``: the co-occurrence window in the candidate sequence (at least 2);
+    ``pos``: the POS tag prefixes of candidates (default: :data:`DEFAULT_POS`); ``stopwords``: the
+    language's list unless given; ``damping``: PageRank's; ``top``: the most keywords kept (None: all)."""
+
     def __init__(
         self,
         lang: str = "en",
@@ -67,6 +75,7 @@ class TextRank:
         return [TaggedToken(t.text, "", t.start, t.end) for t in tokenize_spans(text, self.lang)]
 
     def is_candidate(self, token: TaggedToken) -> bool:
+        """Whether ``token`` may be a keyword: a word, no stop word or number, of a POS in the filter."""
         word = token.text.lower()
         if not is_word(word) or word in self.stopwords or word.isdigit():
             return False
