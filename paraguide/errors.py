@@ -31,6 +31,7 @@ class DataError(ParaguideError, ValueError):
         super().__init__(self.location() + ": " + problem)
 
     def location(self) -> str:
+        """Where the problem is: ``FILE[:LINE] [(record R)] [[field F]]``."""
         where = self.path
         if self.line is not None:
             where += f":{self.line}"
@@ -41,6 +42,7 @@ class DataError(ParaguideError, ValueError):
         return where
 
     def as_dict(self) -> dict:
+        """The error's parts, for a job's report."""
         return {
             "file": self.path,
             "line": self.line,
@@ -63,6 +65,7 @@ class BadRecords:
         self.errors: list[DataError] = []
 
     def handle(self, error: DataError) -> None:
+        """Raise ``error``, or with ``skip`` count it and list it (up to ``keep`` errors)."""
         if not self.skip:
             raise error
         self.count += 1
@@ -70,6 +73,7 @@ class BadRecords:
             self.errors.append(error)
 
     def as_dict(self) -> dict:
+        """How many records were skipped, the listed errors, and whether the list was cut short."""
         return {
             "skipped": self.count,
             "listed": [e.as_dict() for e in self.errors],

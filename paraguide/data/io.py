@@ -22,6 +22,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 
 def is_gzip(path: str | os.PathLike) -> bool:
+    """Whether the file starts with gzip's magic bytes (whatever its name)."""
     with open(path, "rb") as f:
         return f.read(2) == GZIP_MAGIC
 
@@ -120,6 +121,7 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[dict]) -> int:
 
 
 def write_json(path: str | os.PathLike, obj, indent: int | None = 2) -> None:
+    """Write one JSON document (UTF-8, not ASCII-escaped, newline-terminated), atomically."""
     with atomic_write(path) as f:
         json.dump(obj, f, ensure_ascii=False, indent=indent)
         f.write("\n")

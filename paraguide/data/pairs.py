@@ -1,25 +1,6 @@
-"""Readers and writers for question-pair files.
-
-Supported formats (``format=`` or detected by :func:`detect_format`):
-
-``quora``
-    The Quora release ``quora_duplicate_questions.tsv``: header ``id qid1 qid2 question1 question2
-    is_duplicate``, tab-separated, fields may be double-quoted (and then hold tabs or newlines).
-``tsv``
-    Headerless ``a \\t b [\\t label]`` (LCQMC, BQ, the Quora splits in shared data). ``label`` is an integer.
-``mrpc``
-    Microsoft Research Paraphrase Corpus: header ``Quality #1 ID #2 ID #1 String #2 String``; fields are
-    split on tabs only (the strings contain unbalanced quotes, so no CSV quoting applies).
-``jsonl``
-    One object per line; the two questions under ``question1/question2``, ``text_a/text_b``,
-    ``sentence1/sentence2``, ``source/target``, ``q1/q2`` or ``a/b``; the label, if any, under ``label``,
-    ``is_duplicate`` or ``is_paraphrase``.
-``paralex``
-    WikiAnswers / paralex (Fader et al. 2013) ``word_alignments.txt`` lines: ``q1 \\t q2 \\t ALIGNMENT``
-    where ALIGNMENT is space-separated ``i-j`` links (0-based indices into the whitespace tokens of q1
-    and q2, the Pharaoh/Moses format). Lines with only ``q1 \\t q2`` are accepted (no alignment).
-
-Every pair carries ``origin = "FILE:LINE"`` so that any later output can be traced back to its input line.
+"""Readers and writers for question-pair files: Quora's release, headerless TSV (LCQMC, BQ), MRPC, JSONL
+and paralex word alignments (formats and their detection: docs/data.md). Every pair carries ``origin =
+"FILE:LINE"``, so that any later output can be traced back to its input line.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """SQuAD v1.1 / v2.0 JSON (and SQuAD-like sets such as DuReader-robust): nested <-> flat records.
 
-A *flat record* is one question with everything needed to write it back::
-
-    {"id", "question", "answers": [{"text", "answer_start", ...}, ...],   # the qa's own fields, in order,
-     ...any other qa field (is_impossible, plausible_answers, ...),         # kept as they are
-     "context", "title", "article_index", "paragraph_index",
-     "article_extra": {...}, "paragraph_extra": {...}}                     # only when present
-
-Records stream: the file is parsed event by event (ijson), one article in memory at a time, so SQuAD-format
-files of any size can be read. :class:`SquadWriter` streams them back, grouping consecutive records of the
-same paragraph. Reading then writing gives the same JSON content (same data, same keys, same values).
-Paragraphs without questions carry no record and are not written back.
+A *flat record* is one question with everything needed to write it back: the question's own fields, in
+order, plus ``context``, ``title``, ``article_index``, ``paragraph_index`` (and ``article_extra`` /
+``paragraph_extra`` when present; layout in docs/data.md). Reading and writing both stream, one article in
+memory at a time, and reading then writing gives the same JSON content.
 """
 
 from __future__ import annotations
@@ -224,6 +217,7 @@ class SquadWriter:
         return self
 
     def write(self, record: dict) -> None:
+        """Add one flat record; an article is written out once a record of the next one arrives."""
         article, paragraph, qa = self._grouper.feed(record)
         if article is not None:
             self._flush()
@@ -234,6 +228,7 @@ class SquadWriter:
         self.count += 1
 
     def write_all(self, records: Iterable[dict]) -> int:
+        """Add every record; returns the number written so far."""
         for record in records:
             self.write(record)
         return self.count
@@ -270,6 +265,7 @@ class OffsetReport:
     unrepairable: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
+        """The counts for a job's report, with the first 50 unrepairable answers."""
         return {
             "answers_checked": self.checked,
             "valid": self.valid,
@@ -280,6 +276,7 @@ class OffsetReport:
 
 
 def answer_matches(context: str, answer: dict) -> bool:
+    """Whether the answer's ``answer_start`` points at its text in ``context``."""
     start = answer["answer_start"]
     return start >= 0 and context[start : start + len(answer["text"])] == answer["text"]
 

@@ -1,20 +1,7 @@
-"""Pretrained backbones: a local Hugging Face seq2seq checkpoint (T5, BART, mT5, mBART, ...) under the copy
-head, optionally fine-tuned with LoRA through peft -- or a BERT-type *encoder* checkpoint (BERT, RoBERTa,
-ELECTRA, MiniLM ...) warm-starting both sides of a transformers ``EncoderDecoderModel`` (Rothe et al. 2020,
-"BERT2BERT"): the decoder is a copy of the same network with causal self-attention and new cross-attention
-layers. (Their BERTShare, decoder weights tied to the encoder's, is not offered: transformers 5 dropped
-``tie_encoder_decoder``.)
-
-Loading is offline and safe: local files only, safetensors only (a checkpoint with only a pickled
-``pytorch_model.bin`` is refused, with a hint to convert it), never remote code. The checkpoint's own
-tokenizer is used, extended with the two tokens paraguide needs, ``<sep>`` and ``<empty>``; its text is
-not lower-cased (pretrained vocabularies are cased). The embedding matrix grows only when the new ids do
-not fit (T5's matrix has spare rows).
-
-With LoRA the backbone is frozen except for its low-rank adapters and the embedding rows of ``<sep>`` and
-``<empty>`` (new tokens must be learnt, and peft's ``trainable_token_indices`` trains just those rows);
-the copy head is new and is trained in full. At the end the adapters are merged into the backbone, so a
-LoRA-trained model saves and loads like any other.
+"""Pretrained backbones under the copy head: a local Hugging Face seq2seq checkpoint (T5, BART, mT5, mBART
+...), optionally fine-tuned with LoRA (peft, merged back at the end), or a BERT-type encoder checkpoint that
+warm-starts both sides of an ``EncoderDecoderModel`` (Rothe et al. 2020, "BERT2BERT"). Loading is offline
+and safe: local files only, safetensors only, never remote code. Details: docs/paraphraser.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Beam search for the copy generator in which finished sentences leave the batch.
 
-transformers' ``generate`` keeps every sentence of a batch in the forward pass until the last one ends,
-and records every step's full log-probabilities for the scores. With beam 4 and a batch of 32 questions
-that is 128 decoder rows at every step even when most sentences ended long ago. Here sentences leave
-the batch once their beam search is decided (in small groups: ``LEAVE_IN_GROUPS_OF``), so the work
-follows each sentence's own length, as in OpenNMT-py. The decoder runs one token at a time through
-``incremental.IncrementalBartDecoder`` (BART-shaped backbones: every model ``paraguide train`` builds from
-scratch); other backbones use ``generate``.
-
-The search itself is transformers' (5.x ``_beam_search`` with ``early_stopping=False``, its default), step
-for step: 2·beams candidates per sentence, finished hypotheses scored sum / length ** length_penalty, a
-sentence decided once all its beam slots are finished and its best running beam cannot beat the worst of
-them. Each step asks the model for each row's 2·beams best next tokens only
-(:meth:`CopyGenerator.next_token_candidates`), which hold the sentence's best continuations over all its
-beams. In float32 it returns the same hypotheses in the same order as ``model.generate`` (the tests check
-this; in bfloat16 near-ties may fall either way, as they do between batch sizes), with each hypothesis's
-summed log-probability, so the mean per token needs no second pass over the scores.
+transformers' ``generate`` keeps every sentence of a batch in the forward pass until the last one ends.
+Here a sentence leaves once its search is decided, as in OpenNMT-py, so the work follows each sentence's
+own length; the decoder runs one token at a time (:mod:`paraguide.model.incremental`). BART-shaped
+backbones only (every model ``paraguide train`` builds from scratch): :func:`supports` says when it applies.
 """
 
 from __future__ import annotations
@@ -29,9 +17,8 @@ from paraguide.model import incremental
 # Decided sentences leave the batch in groups: the live sentences stay a multiple of this many (down to
 # the last few), and the places a group still lacks are filled with decided sentences whose results are
 # already taken. Why: on CPU every new row count is a new oneDNN primitive for each bf16 matmul, cached
-# with its own buffers (about 1-3 MB for the vocabulary projection). Letting the batch shrink one
-# sentence at a time made up to 64 shapes per weight per batch; paraphrasing 2,000 SQuAD questions in
-# batches of 64 peaked at 1.30 GB of RSS, and 0.96 GB with groups of 4, at the same speed.
+# with its own buffers, so a batch shrinking one sentence at a time made dozens of shapes per weight and
+# peaked at far more memory, at the same speed (figures: docs/paraphraser.md, benchmarks/README.md).
 LEAVE_IN_GROUPS_OF = 4
 
 # Generation settings this search implements as transformers does by default; a model whose generation
@@ -70,11 +57,14 @@ def supports(model, **generate_kwargs) -> bool:
 
 @dataclass
 class Hypothesis:
+    """One finished beam: its tokens and summed log-probability (so the mean needs no second pass)."""
+
     tokens: list[int]  # generated ids, end-of-sequence included when the hypothesis ended with it
     log_prob: float  # summed log-probability of the tokens
 
     @property
     def mean_log_prob(self) -> float:
+        """Log-probability per generated token (the score a ``Paraphrase`` reports)."""
         return self.log_prob / max(len(self.tokens), 1)
 
 
@@ -88,7 +78,14 @@ def beam_search(
     min_new_tokens: int = 0,
     length_penalty: float = 1.0,
 ) -> list[list[Hypothesis]]:
-    """For each row of ``input_ids``, its ``num_beams`` hypotheses, best first (as ``generate`` ranks them)."""
+    """For each row of ``input_ids``, its ``num_beams`` hypotheses, best first (as ``generate`` ranks them).
+
+    transformers' search (5.x ``_beam_search``, ``early_stopping=False``) step for step: 2·beams candidates
+    per sentence, finished hypotheses scored sum / length ** length_penalty, a sentence decided once all its
+    beam slots are finished and its best running beam cannot beat the worst of them. Each step asks the model
+    only for each row's 2·beams best next tokens (:meth:`CopyGenerator.next_token_candidates`), which hold the
+    sentence's best continuations over all its beams. In float32 the result equals ``model.generate``'s
+    (tested); in bfloat16 near-ties may fall either way, as they do between batch sizes."""
     if num_beams < 1 or max_new_tokens < 1:
         raise ValueError("num_beams and max_new_tokens must be at least 1")
     config = model.config

@@ -32,6 +32,7 @@ def quality(outputs: list[str], rows: list[dict], lang: str) -> dict:
 
 
 def identical_to_source(outputs: list[str], rows: list[dict]) -> float:
+    """The share of outputs equal to their (lower-cased) source: the model copied instead of paraphrasing."""
     same = sum(o.strip() == r["source"].lower().strip() for o, r in zip(outputs, rows, strict=True))
     return round(same / max(1, len(rows)), 4)
 

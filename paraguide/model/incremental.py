@@ -1,15 +1,7 @@
-"""A BART decoder run one token at a time for beam search: the arithmetic of transformers' ``BartDecoder``
-in its inference case, without the generality that costs most of a small model's decoding step.
-
-What changes, and why:
-* q, k and v of the self-attention come from one fused projection (one matrix product, not three);
-* cross-attention keys and values are projected once per *sentence*, not per beam row, and the beams of
-  a sentence attend to them as one group of queries: they never need reordering or copying;
-* the self-attention cache is one tensor pair per layer, reordered and extended in one step;
-* no masks are built for the self-attention (a running beam has no padding and only sees the past);
-* no per-step Cache objects, output records or keyword plumbing.
-
-The tests check that a step gives what ``BartForConditionalGeneration`` gives with its own cache.
+"""A BART decoder run one token at a time for beam search (:mod:`paraguide.model.beam`): the arithmetic of
+transformers' ``BartDecoder`` in its inference case, without the generality that costs most of a small
+model's decoding step. The tests check that a step gives what ``BartForConditionalGeneration`` gives with
+its own cache.
 """
 
 from __future__ import annotations
@@ -29,6 +21,14 @@ class IncrementalBartDecoder:
     ``step(tokens)`` feeds one token per row and returns the decoder's output states (sentences, beams,
     d) and the vocabulary logits (rows, V); ``reorder(parents, keep)`` makes row r continue row
     ``parents[r]``'s history and keeps only the sentences ``keep``.
+
+    What differs from ``BartDecoder``, and why:
+    * q, k and v of the self-attention come from one fused projection (one matrix product, not three);
+    * cross-attention keys and values are projected once per *sentence*, not per beam row, and the beams of
+      a sentence attend to them as one group of queries: they never need reordering or copying;
+    * the self-attention cache is one tensor pair per layer, reordered and extended in one step;
+    * no masks are built for the self-attention (a running beam has no padding and only sees the past);
+    * no per-step Cache objects, output records or keyword plumbing.
     """
 
     def __init__(self, backbone, encoder_states: torch.Tensor, attention_mask: torch.Tensor, beams: int):
@@ -64,6 +64,7 @@ class IncrementalBartDecoder:
             self.cross_mask = self.cross_mask[keep]
 
     def step(self, tokens: torch.LongTensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Feed one token per row; returns the output states (sentences, beams, d) and logits (rows, V)."""
         d = self.decoder
         rows = tokens.size(0)
         sentences = rows // self.beams

@@ -1,11 +1,7 @@
-"""The paraphraser's vocabulary: a SentencePiece model trained on the training JSONL, wrapped as a
-transformers tokenizer (``tokenizer.json``, reloads offline with ``AutoTokenizer``).
-
-Gan & Ng: lower-cased data, an 8k SentencePiece vocabulary. Special tokens, at fixed ids so that every
-model agrees on them: ``<pad>`` 0, ``</s>`` 1 (end of sequence, appended to every encoded text),
-``<unk>`` 2, ``<sep>`` 3 (between suggestion and question), ``<empty>`` 4 (the empty suggestion).
-Byte fallback keeps rare characters (Chinese, symbols) out of ``<unk>``, so the copy mechanism can still
-copy them.
+"""The paraphraser's vocabulary (Gan & Ng: lower-cased, 8k SentencePiece pieces) trained on the training
+JSONL and wrapped as a transformers tokenizer that reloads offline. Byte fallback keeps rare characters out
+of ``<unk>``, so they can still be copied. Special tokens at fixed ids, so that every model agrees on them:
+``<pad>`` 0, ``</s>`` 1 (ends every text), ``<unk>`` 2, ``<sep>`` 3, ``<empty>`` 4 (the empty suggestion).
 """
 
 from __future__ import annotations

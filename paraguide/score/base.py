@@ -11,6 +11,9 @@ import numpy as np
 
 
 class Scorer(Protocol):
+    """What every scorer offers: a ``name`` (the key its scores are kept under) and batch-first
+    :meth:`score`, so that a model can encode a whole batch at once."""
+
     name: str
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
@@ -34,6 +37,7 @@ class CachedVectorScorer(ABC):
         """L2-normalised vectors of distinct sentences, one row each."""
 
     def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        """One vector per sentence, in order; only sentences not in the cache are encoded."""
         missing = list(dict.fromkeys(s for s in sentences if s not in self._cache))
         if missing:
             self._cache.update(zip(missing, self.encode(missing), strict=True))
@@ -45,6 +49,7 @@ class CachedVectorScorer(ABC):
         return out
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """The cosine of each pair's two vectors, in order."""
         if not pairs:
             return []
         vectors = self.embed([t for pair in pairs for t in pair])

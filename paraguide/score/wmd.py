@@ -1,13 +1,5 @@
-"""Word mover's distance (Kusner et al. 2015) as a similarity: ``1 − WMD``.
-
-Each sentence is a normalised bag of its words (stop words removed, as Kusner et al. do; all words if
-nothing else is left); moving word i of one sentence to word j of the other costs the cosine distance of
-their vectors, ``1 − cos(u_i, v_j)`` (in [0, 2]); WMD is the cheapest transport of one bag onto the other,
-solved exactly as a linear programme (scipy's HiGHS). Identical bags score 1.
-
-Word vectors: the sub-word embeddings of a sim scorer (the bundled ``sim-en`` / ``sim-zh`` by default), a
-word being the mean of its pieces -- trained on paraphrase pairs, and available for every language the
-project covers without a download.
+"""Word mover's distance (Kusner et al. 2015) as a similarity, ``1 − WMD``, over the word vectors of a sim
+scorer; the transport problem is solved exactly as a linear programme (scipy's HiGHS).
 """
 
 from __future__ import annotations
@@ -43,7 +35,9 @@ def transport_cost(weights_a: np.ndarray, weights_b: np.ndarray, cost: np.ndarra
 
 
 class WMDScorer:
-    """``WMDScorer(lang="en").score(pairs)``: 1 − word mover's distance over sim sub-word vectors."""
+    """``WMDScorer(lang="en").score(pairs)``: 1 − word mover's distance. ``sim_path``: the sim scorer whose
+    sub-word embeddings give the word vectors (a word is the mean of its pieces; default the bundled one of
+    ``lang``) -- trained on paraphrase pairs, and there for every language without a download."""
 
     def __init__(self, sim_path: str | os.PathLike | None = None, lang: str = "en"):
         self.model = SimModel.from_pretrained(sim_path or bundled_sim_path(lang))
@@ -52,6 +46,8 @@ class WMDScorer:
         self._vectors: dict[str, np.ndarray] = {}
 
     def bag(self, text: str) -> tuple[list[str], np.ndarray]:
+        """The words of ``text`` and their normalised weights: stop words removed, as Kusner et al. do (all
+        words if nothing else is left)."""
         words = [w.lower() for w in tokenize(text, self.lang) if is_word(w)]
         content = [w for w in words if w not in self.stopwords] or words
         counts = Counter(content)
@@ -60,6 +56,7 @@ class WMDScorer:
         return keys, weights / max(weights.sum(), 1.0)
 
     def vectors(self, words: list[str]) -> np.ndarray:
+        """Unit vectors of ``words``, one row each (cached per word)."""
         import torch
 
         missing = [w for w in words if w not in self._vectors]
@@ -70,6 +67,8 @@ class WMDScorer:
         return np.stack([self._vectors[w] for w in words])
 
     def distance(self, a: str, b: str) -> float:
+        """WMD of two texts: the cheapest transport of one bag onto the other, moving word i to word j at
+        the cosine distance of their vectors (in [0, 2]). Identical bags give 0."""
         wa, ha = self.bag(a)
         wb, hb = self.bag(b)
         if not wa or not wb:
@@ -78,4 +77,5 @@ class WMDScorer:
         return transport_cost(ha, hb, cost)
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """``1 − distance`` per pair, in order."""
         return [1.0 - self.distance(a, b) for a, b in pairs]

@@ -11,6 +11,8 @@ _SPACE = re.compile(r"[\s\u0000-\u001f\u007f\u200b\ufeff]+")
 
 
 def normalize(text: str, lowercase: bool = False) -> str:
+    """``text`` in NFKC, its whitespace and control characters collapsed to single spaces and stripped;
+    lower-cased with ``lowercase``."""
     text = unicodedata.normalize("NFKC", text)
     text = _SPACE.sub(" ", text).strip()
     return text.lower() if lowercase else text

@@ -1,9 +1,7 @@
-"""Part-of-speech tagging with spans.
-
-English: NLTK's averaged perceptron tagger (``averaged_perceptron_tagger_eng``, Penn tags), found through
-``NLTK_DATA`` (or in the shared datasets' ``nltk_data``); it is data, not code, so it may be absent: :func:`has_tagger` tells, and callers decide.
-Chinese: jieba's ``posseg`` (ICTCLAS-style tags; dictionary bundled). jieba's tagger segments the text
-itself, so for Chinese the tagged tokens are posseg's words.
+"""Part-of-speech tagging with character spans: NLTK's averaged perceptron tagger for English (Penn tags;
+its data, ``averaged_perceptron_tagger_eng``, is found through ``NLTK_DATA`` or the shared datasets and may
+be absent: :func:`has_tagger` tells, and callers decide), jieba's ``posseg`` for Chinese (ICTCLAS-style
+tags; it segments the text itself, so the tagged tokens are posseg's words).
 """
 
 from __future__ import annotations
@@ -16,6 +14,8 @@ from paraguide.text.tokenize import check_lang, jieba_module, tokenize_spans
 
 
 class TaggedToken(NamedTuple):
+    """A token with its POS tag and its ``[start, end)`` character span in the tagged text."""
+
     text: str
     tag: str
     start: int
@@ -23,7 +23,7 @@ class TaggedToken(NamedTuple):
 
 
 class TaggerUnavailable(LookupError):
-    pass
+    """The English tagger's data is not installed (see :func:`has_tagger`)."""
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +49,8 @@ def _perceptron():
 
 
 def has_tagger(lang: str) -> bool:
+    """Whether :func:`pos_tag` works for ``lang``: always for Chinese; for English when NLTK's tagger data is
+    found."""
     check_lang(lang)
     if lang == "zh":
         return True

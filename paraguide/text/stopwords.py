@@ -1,12 +1,5 @@
-"""Stop lists that work with nothing downloaded.
-
-Sources, combined by union:
-- ``spacy`` (default): spaCy's built-in ``en`` / ``zh`` lists, shipped inside the spaCy package;
-- ``nltk``: NLTK's stopwords corpus (English 179 words, needs ``NLTK_DATA``);
-- a file path: one word per line, UTF-8 (e.g. the Baidu / HIT Chinese lists).
-
-The default is fixed (not "whatever is installed") so that the same command gives the same output on
-every machine.
+"""Stop lists that work with nothing downloaded. The default source is fixed (spaCy's lists, not "whatever
+is installed"), so that the same command gives the same output on every machine.
 """
 
 from __future__ import annotations
@@ -23,7 +16,10 @@ _NLTK_NAMES = {"en": "english", "zh": "chinese"}
 
 @lru_cache(maxsize=32)
 def load_stopwords(lang: str, sources: tuple[str, ...] = DEFAULT_SOURCES) -> frozenset[str]:
-    """Lower-cased stop words for ``lang`` from the given sources."""
+    """Lower-cased stop words for ``lang``, the union of the given sources: ``"spacy"`` (the default:
+    spaCy's built-in ``en`` / ``zh`` lists, shipped inside the package), ``"nltk"`` (NLTK's stopwords corpus,
+    English 179 words, needs ``NLTK_DATA``) or a file path (one word per line, UTF-8, e.g. the Baidu / HIT
+    Chinese lists)."""
     check_lang(lang)
     words: set[str] = set()
     for source in sources:

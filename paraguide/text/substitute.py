@@ -1,10 +1,7 @@
 """Put a phrase in place of a span of a question, inflected like the words it replaces, and compare two
-questions word by word up to inflection.
-
-English inflection comes from LemmInflect (its lemma and inflection tables ship with the package): a
-WordNet synonym arrives as a lemma ("plan" for "designed"), and the question needs "planned". A verb
-phrase inflects its first word ("set up" -> "set up" / "sets up"), any other phrase its last
-("religious belief" -> "religious beliefs"). Chinese has no inflection: the phrase goes in as it is.
+questions word by word up to inflection. English inflection comes from LemmInflect (its tables ship with
+the package): a WordNet synonym arrives as a lemma ("plan" for "designed"), and the question needs
+"planned". Chinese has no inflection: the phrase goes in as it is.
 """
 
 from __future__ import annotations
@@ -18,8 +15,9 @@ _INFLECTED = {"NNS", "VBD", "VBG", "VBN", "VBZ", "JJR", "JJS", "RBR", "RBS"}
 
 
 def inflect(phrase: str, tag: str) -> str:
-    """``phrase`` inflected to the Penn ``tag`` of the word it replaces (English); unchanged when the tag
-    asks for no inflection or LemmInflect knows no form. A suggestion that arrives inflected (PPDB's
+    """``phrase`` inflected to the Penn ``tag`` of the word it replaces (English): a verb phrase inflects
+    its first word ("set up" -> "sets up"), any other phrase its last ("religious beliefs"); unchanged when
+    the tag asks for no inflection or LemmInflect knows no form. A suggestion that arrives inflected (PPDB's
     "clients") goes back to its lemma first, so "customer" becomes "client", not "clients"."""
     words = phrase.split()
     if not words or tag not in ("NN", "NNS", "VB", "VBP") and tag not in _INFLECTED:

@@ -1,15 +1,6 @@
-"""Tokenisation with character spans.
-
-English: NLTK's Treebank-style word tokenizer (``NLTKWordTokenizer``, the one behind ``word_tokenize``;
-it needs no downloaded data). ``word_tokenize`` first splits sentences with Punkt (downloaded data); NLTK
-applies its end-of-sentence rules (final period, contractions) only at the end of the string it is given,
-so without that step "i don't. how" keeps "don't." whole. Here the text is cut after every period followed
-by white space or closing punctuation ("cats.?") and each piece is tokenised on its own; the period of a known abbreviation or initialism
-("Mr.", "rs.", "u.s.") is put back on its word. A phrase then tokenises the same alone as in its sentence.
-Chinese: jieba (its dictionary ships with the package). Mixed text is fine: jieba keeps Latin words whole.
-
-Every token carries its ``(start, end)`` span in the input, so a phrase is always cut from the original
-text rather than re-joined from tokens.
+"""Tokenisation with character spans, for English (NLTK's Treebank-style tokenizer, no downloaded data) and
+Chinese (jieba, its dictionary shipped with the package). Every token carries its ``(start, end)`` span in
+the input, so a phrase is always cut from the original text rather than re-joined from tokens.
 """
 
 from __future__ import annotations
@@ -78,12 +69,15 @@ _PERIOD_BREAK = re.compile(
 
 
 class Token(NamedTuple):
+    """A token and its ``[start, end)`` character span in the input."""
+
     text: str
     start: int
     end: int
 
 
 def check_lang(lang: str) -> str:
+    """``lang`` itself if paraguide supports it (:data:`LANGS`), else ValueError."""
     if lang not in LANGS:
         raise ValueError(f"unsupported language {lang!r}; paraguide supports {', '.join(LANGS)}")
     return lang
@@ -98,6 +92,7 @@ def _nltk_tokenizer():
 
 @lru_cache(maxsize=1)
 def jieba_module():
+    """jieba, initialised once and quiet (its dictionary loads on first use and logs to stderr)."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -106,6 +101,13 @@ def jieba_module():
 
 
 def tokenize_spans(text: str, lang: str) -> list[Token]:
+    """Tokens of ``text`` with their spans. English: NLTK's Treebank-style tokenizer. ``word_tokenize``
+    would first split sentences with Punkt (downloaded data), and NLTK applies its end-of-sentence rules
+    (final period, contractions) only at the end of the string it is given, so without that step "i don't.
+    how" keeps "don't." whole. Here the text is cut after every period followed by white space or closing
+    punctuation ("cats.?"), each piece is tokenised on its own, and the period of a known abbreviation or
+    initialism ("Mr.", "rs.", "u.s.") goes back on its word: a phrase tokenises the same alone as in its
+    sentence. Chinese: jieba (Latin words in mixed text stay whole)."""
     check_lang(lang)
     if lang == "zh":
         return [Token(w, s, e) for w, s, e in jieba_module().tokenize(text) if w.strip()]
