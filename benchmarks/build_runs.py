@@ -129,14 +129,15 @@ def check_augmented(folder: Path) -> dict:
 
 def partial(folder: Path) -> dict:
     """An unfinished run (no summary yet): what its shards hold so far."""
-    from paraguide.pipeline.build import paraphrase_count
+    from paraguide.pipeline.augment import paraphrase_count
+    from paraguide.pipeline.records import Outcome
     from paraguide.pipeline.shards import read_done
 
     config = json.loads((folder / "work" / "run.json").read_text(encoding="utf-8"))["config"]
     done = read_done(folder / "work")
     outcomes = [o for chunk in done.values() for o in chunk]
     selected = [o for o in outcomes if o["status"] == "selected"]
-    paraphrases = paraphrase_count(outcomes, config.get("per_question", 1))
+    paraphrases = paraphrase_count([Outcome.from_json(o) for o in outcomes], config.get("per_question", 1))
     return {
         "run": folder.name,
         "complete": False,

@@ -21,18 +21,8 @@ import json
 from pathlib import Path
 
 from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
-from paraguide.score.filters import (
-    Candidate,
-    ContainsSuggestion,
-    DiffersFromSource,
-    FluencyFilter,
-    KeepsNames,
-    KnownWords,
-    LengthRatio,
-    SimilarityFilter,
-    StillAQuestion,
-    Substitutes,
-)
+from paraguide.score import filters as F
+from paraguide.score.filters import Candidate
 from paraguide.suggest import WordNet, default_ppdb_path
 from paraguide.suggest.ppdb import read_rules
 from paraguide.text.substitute import lemmas
@@ -77,7 +67,7 @@ class PPDBAgrees:
             if c.dropped is None and not any(
                 (a, b) in self.pairs for a in lemmas(c.matched) for b in lemmas(c.suggestion)
             ):
-                c.dropped = "ppdb_agreement"
+                c.drop("ppdb_agreement", "PPDB does not hold the pair")
 
 
 def evaluate(items: list[dict], filters: list) -> dict:
@@ -106,35 +96,37 @@ def main() -> None:
     sim = load_scorer("sim", lang="en")
     embedding = load_scorer("embedding", lang="en")
     fluency = FluencyScorer(bundled_fluency_path("en"), lang="en")
-    cheap = [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]
+    cheap = F.cheap_filters()
     single = {
-        "differs_from_source": [DiffersFromSource()],
-        "contains_suggestion": [ContainsSuggestion()],
-        "length_ratio": [LengthRatio()],
-        "still_a_question": [StillAQuestion()],
-        "keeps_names": [KeepsNames()],
-        "known_words": [KnownWords(wordnet.knows)],
-        "substitution": [Substitutes()],
-        f"similarity sim >= {default_threshold('sim')}": [SimilarityFilter(sim, default_threshold("sim"))],
+        "differs_from_source": [F.DiffersFromSource()],
+        "contains_suggestion": [F.ContainsSuggestion()],
+        "length_ratio": [F.LengthRatio()],
+        "still_a_question": [F.StillAQuestion()],
+        "keeps_names": [F.KeepsNames()],
+        "known_words": [F.KnownWords(wordnet.knows)],
+        "substitution": [F.Substitutes()],
+        f"similarity sim >= {default_threshold('sim')}": [F.SimilarityFilter(sim, default_threshold("sim"))],
         f"similarity embedding >= {default_threshold('embedding')}": [
-            SimilarityFilter(embedding, default_threshold("embedding"))
+            F.SimilarityFilter(embedding, default_threshold("embedding"))
         ],
-        f"fluency >= {default_threshold('fluency')}": [FluencyFilter(fluency, default_threshold("fluency"))],
+        f"fluency >= {default_threshold('fluency')}": [
+            F.FluencyFilter(fluency, default_threshold("fluency"))
+        ],
         "ppdb_agreement (the default source's check)": [PPDBAgrees()],
     }
     chains = {
         "old default: cheap + known_words + sim": [
-            *cheap, KnownWords(wordnet.knows), SimilarityFilter(sim, default_threshold("sim"))
+            *cheap, F.KnownWords(wordnet.knows), F.SimilarityFilter(sim, default_threshold("sim"))
         ],
         "cheap + substitution + embedding": [
-            *cheap, Substitutes(), SimilarityFilter(embedding, default_threshold("embedding"))
+            *cheap, F.Substitutes(), F.SimilarityFilter(embedding, default_threshold("embedding"))
         ],
         "cheap + substitution + fluency + embedding": [
-            *cheap, Substitutes(), FluencyFilter(fluency, default_threshold("fluency")),
-            SimilarityFilter(embedding, default_threshold("embedding")),
+            *cheap, F.Substitutes(), F.FluencyFilter(fluency, default_threshold("fluency")),
+            F.SimilarityFilter(embedding, default_threshold("embedding")),
         ],
         "ppdb_agreement + cheap + substitution + embedding (the default now)": [
-            PPDBAgrees(), *cheap, Substitutes(), SimilarityFilter(embedding, default_threshold("embedding"))
+            PPDBAgrees(), *cheap, F.Substitutes(), F.SimilarityFilter(embedding, default_threshold("embedding"))
         ],
     }  # fmt: skip
     out = {

@@ -1,23 +1,7 @@
-"""A seq2seq transformer with a pointer-generator copy mechanism (See et al. 2017), as in Gan & Ng (2019).
-
-The backbone is any transformers encoder-decoder: built from scratch at a named size (a BART-shaped
-Transformer: "tiny" for tests, "small" for CPU, "base" = Vaswani et al.'s Transformer-base, the paper's
-size) or loaded from a local checkpoint (T5, BART, mT5, mBART, ...). On top of it:
-
-    a_t       = softmax(q(s_t) · k(h_i) / sqrt(d))           copy attention of decoder state s_t over
-                                                             the encoder states h_i (source tokens)
-    c_t       = sum_i a_ti h_i                               context vector
-    p_gen     = sigmoid(w · [s_t; c_t] + b)                  generate (1) or copy (0)?
-    P(w)      = p_gen P_vocab(w) + (1 - p_gen) sum_{i: x_i = w} a_ti
-
-Why a separate single-head attention rather than the backbone's own cross-attention: it works the same
-for every backbone, and the backbone keeps its fast fused attention (which returns no weights). Source
-tokens share the output vocabulary (SentencePiece with byte fallback has no out-of-vocabulary words), so
-copying scatters the attention onto the source token ids; there is no extended vocabulary.
-
-The model returns log P(w) as its ``logits``. ``generate`` applies log-softmax to logits, which leaves
-log-probabilities unchanged, so greedy, beam search, sampling, ``num_return_sequences`` and length
-penalties all work as they are. ``use_copy=False`` gives the plain backbone (for comparison).
+"""The paraphraser's model: a seq2seq transformer with a pointer-generator copy head (See et al. 2017), as
+in Gan & Ng (2019). The backbone is built from scratch at a named size (:data:`SIZES`, BART-shaped) or
+loaded from a local checkpoint (:mod:`paraguide.model.backbone`); :class:`CopyGenerator` puts the copy
+head on it. Design and sizes: docs/paraphraser.md.
 """
 
 from __future__ import annotations
@@ -30,37 +14,16 @@ from torch import nn
 from transformers import AutoConfig, AutoModelForSeq2SeqLM, GenerationMixin, PretrainedConfig, PreTrainedModel
 from transformers.modeling_outputs import Seq2SeqLMOutput
 
+
+def _shape(d_model: int, layers: int, heads: int, ffn: int) -> dict:
+    """BART config entries for an encoder and a decoder of the same shape."""
+    return dict(d_model=d_model, encoder_layers=layers, decoder_layers=layers, encoder_attention_heads=heads,
+                decoder_attention_heads=heads, encoder_ffn_dim=ffn, decoder_ffn_dim=ffn)  # fmt: skip
+
+
 # BART-shaped Transformers trained from scratch. "base" is Vaswani et al.'s base model (d 512, 6+6
 # layers, 8 heads, FFN 2048), the paper's setting.
-SIZES = {
-    "tiny": dict(
-        d_model=64,
-        encoder_layers=2,
-        decoder_layers=2,
-        encoder_attention_heads=4,
-        decoder_attention_heads=4,
-        encoder_ffn_dim=128,
-        decoder_ffn_dim=128,
-    ),
-    "small": dict(
-        d_model=256,
-        encoder_layers=3,
-        decoder_layers=3,
-        encoder_attention_heads=4,
-        decoder_attention_heads=4,
-        encoder_ffn_dim=1024,
-        decoder_ffn_dim=1024,
-    ),
-    "base": dict(
-        d_model=512,
-        encoder_layers=6,
-        decoder_layers=6,
-        encoder_attention_heads=8,
-        decoder_attention_heads=8,
-        encoder_ffn_dim=2048,
-        decoder_ffn_dim=2048,
-    ),
-}
+SIZES = {"tiny": _shape(64, 2, 4, 128), "small": _shape(256, 3, 4, 1024), "base": _shape(512, 6, 8, 2048)}
 PAD_ID, EOS_ID = 0, 1  # fixed by paraguide.model.tokenizer
 
 
@@ -86,6 +49,10 @@ def backbone_config(size: str, vocab_size: int, max_length: int = 256, dropout: 
 
 
 class CopyConfig(PretrainedConfig):
+    """A :class:`CopyGenerator`'s config: the backbone's config as a dict, whether to copy
+    (``use_copy=False`` is the plain backbone, for comparison) and the input format the model was trained
+    on (:func:`paraguide.model.tokenizer.model_input`)."""
+
     model_type = "paraguide-copy"
 
     def __init__(
@@ -101,15 +68,30 @@ class CopyConfig(PretrainedConfig):
         super().__init__(**kwargs)
 
     def backbone_config(self) -> PretrainedConfig:
+        """The backbone's own transformers config, built from the stored dict."""
         cfg = dict(self.backbone)
         return AutoConfig.for_model(cfg.pop("model_type"), **cfg)
 
     def get_text_config(self, *args, **kwargs) -> PretrainedConfig:
-        # generate() sizes its key/value cache from this: the backbone's decoder is what it caches.
+        """The backbone's text config: ``generate`` sizes its key/value cache from it (the backbone's
+        decoder is what it caches)."""
         return self.backbone_config().get_text_config(*args, **kwargs)
 
 
 class CopyGenerator(PreTrainedModel, GenerationMixin):
+    """A transformers encoder-decoder (``backbone``, or one built from ``config``) with a copy head::
+
+        a_t   = softmax(q(s_t) · k(h_i) / sqrt(d))     copy attention of decoder state s_t over encoder states
+        c_t   = sum_i a_ti h_i                         context vector
+        p_gen = sigmoid(w · [s_t; c_t] + b)            generate (1) or copy (0)?
+        P(w)  = p_gen P_vocab(w) + (1 - p_gen) sum_{i: x_i = w} a_ti
+
+    A separate single-head attention rather than the backbone's cross-attention: it works the same for every
+    backbone, which keeps its fast fused attention (that returns no weights). Source tokens share the output
+    vocabulary (byte fallback: no out-of-vocabulary words), so copying scatters the attention onto the
+    source ids. The model returns log P(w) as its ``logits``; ``generate``'s log-softmax leaves them
+    unchanged, so every decoding mode of ``generate`` works as it is."""
+
     config_class = CopyConfig
     base_model_prefix = "backbone"
     main_input_name = "input_ids"
@@ -134,9 +116,11 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
                 nn.init.zeros_(module.bias)
 
     def get_encoder(self):
+        """The backbone's encoder (what ``generate`` runs once per input)."""
         return self.backbone.get_encoder()
 
     def get_input_embeddings(self):
+        """The backbone's token embeddings."""
         return self.backbone.get_input_embeddings()
 
     def forward(
@@ -269,6 +253,8 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         return best, torch.cat([ids, source], 1).gather(1, where)
 
     def generate(self, input_ids: torch.LongTensor | None = None, **kwargs):
+        """transformers' ``generate``, with ``source_ids`` passed along so that beams can copy from the
+        source (generate expands them with the beams)."""
         kwargs.setdefault("source_ids", input_ids)
         return super().generate(input_ids=input_ids, **kwargs)
 

@@ -46,19 +46,22 @@ def _is_paraphraser(folder: str) -> bool:
 
 @dataclass
 class Paraphrase:
+    """One generated paraphrase: its text, score, the suggestion it was asked to use and whether it does."""
+
     text: str
     score: float  # mean log-probability per generated token (higher is better)
     suggestion: str
     includes_suggestion: bool
 
     def as_dict(self) -> dict:
+        """The fields as a plain dict (for JSONL output)."""
         return asdict(self)
 
 
 def resolve_dtype(dtype: str | torch.dtype, device: torch.device) -> torch.dtype:
-    """``"auto"``: bfloat16 where the hardware multiplies in it natively (CPUs with AVX512-BF16 or AMX,
-    GPUs that support it) -- about 1.6x faster generation on such a CPU, with 96.5 % of outputs identical
-    to float32 on the English held-out split -- else float32."""
+    """The torch dtype to run in. ``"auto"``: bfloat16 where the hardware multiplies in it natively (CPUs
+    with AVX512-BF16 or AMX, GPUs that support it), else float32 -- emulated bfloat16 is much slower
+    (speed and agreement with float32: docs/paraphraser.md)."""
     if isinstance(dtype, torch.dtype):
         return dtype
     if dtype != "auto":
@@ -76,6 +79,10 @@ def resolve_dtype(dtype: str | torch.dtype, device: torch.device) -> torch.dtype
 
 
 class Paraphraser:
+    """Generates paraphrases of questions with a trained :class:`CopyGenerator` and its tokenizer, on
+    ``device`` (default: the GPU when there is one) in ``dtype`` (see :func:`resolve_dtype`). Usually made
+    with :meth:`from_pretrained`."""
+
     def __init__(
         self,
         model: CopyGenerator,
@@ -99,6 +106,13 @@ class Paraphraser:
             raise FileNotFoundError(f"no model folder at {path}")
         model = CopyGenerator.from_pretrained(path, dtype=torch.float32)
         return cls(model, load_tokenizer(path), device, dtype)
+
+    def save_pretrained(self, path: str | os.PathLike) -> None:
+        """Save the model (safetensors, in its current dtype) and tokenizer into a folder that
+        :meth:`from_pretrained` loads."""
+        os.makedirs(path, exist_ok=True)
+        self.model.save_pretrained(os.fspath(path), safe_serialization=True)
+        self.tokenizer.save_pretrained(os.fspath(path))
 
     @torch.no_grad()
     def paraphrase(

@@ -1,14 +1,8 @@
-"""Train the paraphraser on `paraguide prepare` output, with accelerate (CPU, one GPU, or several
-processes under ``accelerate launch``).
-
-The batch order is a pure function of (seed, epoch): examples are shuffled, grouped into batches of
-similar length within windows of 100 batches (less padding), and the batches shuffled again. An
-example's length is the longer of its source and target, as in OpenNMT-py: source and target are padded
-separately, and sorting by their sum groups long sources with short targets (on the Quora training
-pairs 26 % of all positions were padding; by the longer side 14 %). Each process
-takes every world-size-th batch. A checkpoint (``accelerator.save_state``: model, optimizer, scheduler,
-RNG states, plus the step) is written every ``save_every`` steps; ``resume`` loads the newest one and
-skips the steps already done, so a killed run continues exactly where it stopped, on the same data.
+"""Train the paraphraser on ``paraguide prepare`` output with accelerate (CPU, one GPU, or several
+processes under ``accelerate launch``): ``train(TrainConfig(train_file=..., output_dir=...))``, which is
+what ``paraguide train`` runs. A run is reproducible and resumable: the batch order is a pure function of
+(seed, epoch) (:func:`epoch_batches`), and a killed run continues from its newest checkpoint, on the same
+data, to the same weights.
 """
 
 from __future__ import annotations
@@ -31,49 +25,95 @@ from paraguide.errors import DataError
 from paraguide.model.backbone import add_lora, load_checkpoint_model, load_checkpoint_tokenizer, merge_lora
 from paraguide.model.copy import CopyConfig, CopyGenerator, build_model
 from paraguide.model.tokenizer import EMPTY, INPUT_FORMATS, SEP, load_tokenizer, model_input, train_tokenizer
+from paraguide.options import option
 
 
 @dataclass
 class TrainConfig:
+    """A training run's settings (``paraguide train``'s options); saved with the model as
+    ``training_args.json``."""
+
     train_file: str
     output_dir: str
-    heldout_file: str | None = None  # default: the held-out split written next to train_file
-    size: str = "small"  # tiny | small | base (from scratch; ignored with `backbone`)
-    backbone: str | None = None  # local HF seq2seq checkpoint folder (T5, BART ...) or BERT-type encoder
-    decoder_layers: int | None = None  # BERT-type backbone: decoder from its first N layers (default: all)
-    init_from: str | None = None  # a paraguide model folder to continue from (its tokenizer and weights)
-    lora: bool = False  # train LoRA adapters (peft) instead of the whole backbone
-    lora_r: int = 16
-    lora_alpha: int = 32
-    lora_dropout: float = 0.05
-    lora_target_modules: str | None = None  # comma-separated; default: peft's for the model type
-    use_copy: bool = True
-    # "suggestion": <suggestion> <sep> <question>; "replace": <matched> <sep> <suggestion> <sep> <question>,
-    # the phrase the suggestion replaces taken from each example's "matched" field (paraguide prepare)
-    input_format: str = "suggestion"
-    vocab_size: int = 8000  # SentencePiece vocabulary trained from scratch (not with `backbone`)
-    lowercase: bool = True  # lower-case the from-scratch vocabulary (a backbone's tokenizer is kept)
-    max_source_tokens: int = 64
-    max_target_tokens: int = 48
-    batch_size: int = 64  # examples per process and step
-    grad_accum: int = 1
-    lr: float = 1e-3
-    warmup_steps: int = 1000
-    epochs: float = 1.0
-    max_steps: int | None = None  # overrides epochs
+    heldout_file: str | None = option(
+        "validation JSONL (default: the .heldout.jsonl next to --train-file)", None
+    )
+    size: str = option(
+        "model size from scratch: tiny | small | base (Transformer-base, the paper's)", "small"
+    )
+    backbone: str | None = option(
+        "local Hugging Face checkpoint folder (safetensors) to put the copy head on, instead of a model from "
+        "scratch: a seq2seq model (T5, BART, mT5, mBART ...), or a BERT-type encoder (BERT, RoBERTa, MiniLM "
+        "...) that warm-starts both encoder and decoder (BERT2BERT); its tokenizer is used, extended with "
+        "<sep>/<empty>",
+        None,
+    )
+    decoder_layers: int | None = option(
+        "with a BERT-type --backbone: the decoder gets only the checkpoint's first N layers (a deep encoder "
+        "with a shallow decoder, Kasai et al. 2021: faster decoding; default: all layers)",
+        None,
+    )
+    init_from: str | None = option(
+        "a paraguide model folder to continue training from: its weights and tokenizer (e.g. the bundled "
+        "model on a new --input-format, or for more epochs on new data); the optimizer starts afresh",
+        None,
+    )
+    lora: bool = option(
+        "with --backbone: train LoRA adapters (peft), the copy head and the new tokens' embeddings only",
+        False,
+    )
+    lora_r: int = option("LoRA rank", 16)
+    lora_alpha: int = option("LoRA scaling alpha", 32)
+    lora_dropout: float = option("dropout on the LoRA path", 0.05)
+    lora_target_modules: str | None = option(
+        "comma-separated module names for LoRA, or all-linear (default: peft's choice for the model type, the"
+        " attention query/value projections)",
+        None,
+    )
+    use_copy: bool = option("turn off the copy mechanism (for comparison)", True)
+    input_format: str = option(
+        "suggestion: '<suggestion> <sep> <question>' (Gan & Ng); replace: '<matched> <sep> <suggestion> <sep>"
+        " <question>', the question's phrase the suggestion replaces from each example's 'matched' field, "
+        "which teaches the model to substitute (the use-time sources know that phrase)",
+        "suggestion",
+    )
+    vocab_size: int = option("SentencePiece vocabulary size (paper: 8000)", 8000)
+    lowercase: bool = option("keep case (default: lower-case, as the paper)", True)
+    max_source_tokens: int = option("longest input in tokens (suggestion, separator and question)", 64)
+    max_target_tokens: int = option("longest paraphrase in tokens", 48)
+    batch_size: int = option("examples per process and step", 64)
+    grad_accum: int = option("gradient accumulation steps", 1)
+    lr: float = option("peak learning rate (AdamW)", 1e-3)
+    warmup_steps: int = option("linear warm-up, then inverse square root decay", 1000)
+    epochs: float = option("passes over the training data", 1.0)
+    max_steps: int | None = option("stop after this many optimizer steps (overrides --epochs)", None)
     # stop after this much training time in this run (comparisons at equal training time)
-    max_minutes: float | None = None
-    label_smoothing: float = 0.1
-    dropout: float = 0.1
-    mixed_precision: str = "no"  # no | fp16 | bf16 (GPU; bf16 also on a CPU that computes it natively)
-    keep_freed_memory: bool = True  # CPU, glibc: reuse freed memory rather than fresh pages (see below)
-    save_every: int = 1000
-    eval_every: int = 1000
-    eval_examples: int = 500
-    patience: int | None = None  # early stopping on held-out loss (evaluations); the best weights are kept
-    seed: int = 13
-    resume: bool = False
-    keep_checkpoints: int = 2
+    max_minutes: float | None = option(
+        "stop after this many minutes of training in this run, and finish as a complete run (final "
+        "evaluation, model saved): for comparisons at equal training time",
+        None,
+    )
+    label_smoothing: float = option("label smoothing of the cross-entropy", 0.1)
+    dropout: float = option("dropout probability", 0.1)
+    mixed_precision: str = option(
+        "no | fp16 (GPU) | bf16 (GPU, or a CPU with native bfloat16: AVX512-BF16 or AMX)", "no"
+    )
+    keep_freed_memory: bool = option(
+        "on CPU, let glibc return freed memory to the system as usual (default: keep it for reuse, which "
+        "saves a page fault per 4 KB of each step's large tensors: 5-20 %% faster, ~200 MB more memory)",
+        True,
+    )
+    save_every: int = option("checkpoint every N steps (for --resume)", 1000)
+    eval_every: int = option("held-out loss, BLEU and suggestion inclusion every N steps", 1000)
+    eval_examples: int = option("held-out examples generated for BLEU and suggestion inclusion", 500)
+    patience: int | None = option(
+        "early stopping: stop after this many evaluations without a lower held-out loss; the best "
+        "evaluation's weights are the ones saved (default: train to the end)",
+        None,
+    )
+    seed: int = option("seed of the initialisation, shuffling and dropout", 13)
+    resume: bool = option("continue from the newest checkpoint in --output-dir", False)
+    keep_checkpoints: int = option("checkpoints kept in --output-dir (the newest)", 2)
 
     def __post_init__(self):
         if self.input_format not in INPUT_FORMATS:
@@ -93,6 +133,8 @@ class TrainConfig:
 
 
 def read_examples(path: str | os.PathLike) -> list[dict]:
+    """The rows of a ``paraguide prepare`` JSONL file; a missing or non-string ``source``, ``target``,
+    ``suggestion`` (or ``matched``) raises :class:`DataError` naming the line."""
     rows = []
     for line, r in read_jsonl(path):
         for key in ("source", "target", "suggestion"):
@@ -105,6 +147,8 @@ def read_examples(path: str | os.PathLike) -> list[dict]:
 
 
 def encode(tokenizer, rows: list[dict], config: TrainConfig) -> list[tuple[list[int], list[int]]]:
+    """(source ids, target ids) per row: the model input in ``config.input_format`` and the target,
+    truncated to ``max_source_tokens`` / ``max_target_tokens``."""
     sources = tokenizer(
         [model_input(r["suggestion"], r["source"], r.get("matched"), config.input_format) for r in rows],
         truncation=True,
@@ -122,8 +166,10 @@ def encode(tokenizer, rows: list[dict], config: TrainConfig) -> list[tuple[list[
 
 
 def epoch_batches(lengths: list[int], batch_size: int, seed: int, epoch: int) -> list[list[int]]:
-    """Deterministic batches for one epoch: shuffle, sort by length within windows of 100 batches, cut,
-    shuffle the batches. ``lengths``: see :func:`example_length`."""
+    """Deterministic batches for one epoch: shuffle, sort by length within windows of 100 batches (less
+    padding), cut, shuffle the batches. ``lengths``: see :func:`example_length`. The order depends on
+    (seed, epoch) only, which is what lets ``resume`` skip exactly the batches already done; each process
+    then takes every world-size-th batch."""
     rng = random.Random(f"{seed}:{epoch}")
     order = list(range(len(lengths)))
     rng.shuffle(order)
@@ -137,11 +183,15 @@ def epoch_batches(lengths: list[int], batch_size: int, seed: int, epoch: int) ->
 
 
 def example_length(source: list[int], target: list[int]) -> int:
-    """The length batches are sorted by: the longer side."""
+    """The length batches are sorted by: the longer side, as in OpenNMT-py. Source and target are padded
+    separately, and sorting by their sum would group long sources with short targets (more padding;
+    measured in docs/paraphraser.md)."""
     return max(len(source), len(target))
 
 
 def collate(pairs: list[tuple[list[int], list[int]]], pad_id: int = 0) -> dict[str, torch.Tensor]:
+    """A padded batch of (source, target) ids: ``input_ids``, ``attention_mask`` and ``labels`` (-100 at
+    padding, which the loss ignores)."""
     src_len = max(len(s) for s, _ in pairs)
     tgt_len = max(len(t) for _, t in pairs)
     input_ids = torch.full((len(pairs), src_len), pad_id)
@@ -154,7 +204,9 @@ def collate(pairs: list[tuple[list[int], list[int]]], pad_id: int = 0) -> dict[s
 
 def train(config: TrainConfig, on_step=None) -> dict:
     """Train and save model + tokenizer in ``output_dir``; returns the final metrics. ``on_step(step)``
-    is called after every optimizer step (progress hooks; tests use it to interrupt a run)."""
+    is called after every optimizer step (progress hooks; tests use it to interrupt a run). A checkpoint
+    (``accelerator.save_state``: model, optimizer, scheduler, RNG states, plus the step) is written every
+    ``save_every`` steps; ``resume`` loads the newest one and skips the steps already done."""
     from accelerate import Accelerator
     from accelerate.utils import set_seed
     from transformers import get_inverse_sqrt_schedule
@@ -197,7 +249,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
         betas=(0.9, 0.98),
         eps=1e-9,
         weight_decay=0.0,
-        fused=True,  # one kernel for all parameters (CPU and GPU): ~4 % of a CPU step otherwise
+        fused=True,  # one kernel for all parameters (CPU and GPU); measured in docs/paraphraser.md
     )
     lengths = [example_length(s, t) for s, t in train_data]
     per_epoch = math.ceil(
@@ -374,17 +426,16 @@ KEEP_FREED_MEMORY = {"MMAP_MAX": (-4, 0), "TRIM_THRESHOLD": (-1, 1 << 30)}
 
 def keep_freed_memory() -> bool:
     """Make glibc's malloc keep the memory the process frees, for reuse, rather than return it to the
-    system; True if it took effect (Linux with glibc).
+    system; True if it took effect (Linux with glibc). It lasts for the process.
 
     Why: a CPU training step allocates and frees tensors of the vocabulary's size (batch × target length ×
     vocabulary floats: tens of MB). glibc serves blocks that big with a fresh mmap and unmaps them when
-    freed, so every step touches new pages and pays a kernel page fault per 4 KB (copies and fills of
-    those tensors ran at a third of memory speed). With no mmap and no trimming of the heap, the second
-    step on mostly reuses earlier steps' memory: 5-20 % faster steps in the OpenNMT-py benchmark's runs,
-    for 200-300 MB more resident memory. Not every block is reused: PyTorch allocates with posix_memalign,
-    whose alignment slack can leave a freed block a little too small for the next request of the same
-    size, and then the heap grows by fresh pages as before. PyTorch's CPU tuning guide suggests another
-    allocator (jemalloc, tcmalloc) for the same reason; this needs no library. It lasts for the process."""
+    freed, so every step touches new pages and pays a kernel page fault per 4 KB. With no mmap and no
+    trimming of the heap, the second step on mostly reuses earlier steps' memory: faster steps for more
+    resident memory (measured in docs/paraphraser.md). Not every block is reused: PyTorch allocates with
+    posix_memalign, whose alignment slack can leave a freed block a little too small for the next request
+    of the same size, and then the heap grows by fresh pages as before. PyTorch's CPU tuning guide suggests
+    another allocator (jemalloc, tcmalloc) for the same reason; this needs no library."""
     import ctypes
     import ctypes.util
     import platform

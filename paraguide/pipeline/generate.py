@@ -1,18 +1,12 @@
-"""The composition at the heart of every builder: suggestions -> paraphraser -> filters -> one choice,
-for a batch of questions at once, optionally iterated (Gan & Ng fig. 4).
+"""The composition at the heart of every builder: suggestions -> paraphraser -> filters -> one choice, for a
+batch of questions at once, optionally iterated (Gan & Ng fig. 4).
 
-    generate = QuestionParaphraser(paraphraser, source, filters, lang="en", top_k=3, steps=1, seed=0)
-    outcomes = generate([Item("q1", "Who wrote Hamlet?", answer="Shakespeare")])
+    generate = QuestionParaphraser.for_testset("en")
+    generate.paraphrase_many(["What year did the Normans reach Sicily?"])  # -> ["Which year did ..."]
+    outcomes = generate([Item("q1", "Who wrote Hamlet?", answer="Shakespeare")])  # -> [Outcome]
 
-Each outcome is a JSON-ready dict. Selected: the paraphrase, its suggestion (text, matched n-gram, source,
-relation), scores, step and the path of steps. Dropped: the stage where the question fell out and why --
-the furthest stage any of its candidates reached (a question whose best candidate failed only the
-similarity threshold fell out at ``similarity``, not at the cheap filters some other candidate failed).
-
-Iteration (``steps > 1``): step k paraphrases step k-1's chosen paraphrase with a new suggestion found in
-it; the filters still compare with the *original* question (and drop an output equal to the previous
-step's), so meaning is anchored to the original while wording moves further. A question keeps the last
-step that produced an accepted paraphrase.
+Iteration (``steps > 1``): step k paraphrases step k-1's chosen paraphrase with a new suggestion found in it;
+the filters still compare with the *original* question, so meaning stays anchored while wording moves.
 """
 
 from __future__ import annotations
@@ -20,24 +14,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from paraguide.model.paraphraser import Paraphraser
+from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
 from paraguide.suggest.base import Suggestion, SuggestionSource
 
-
-@dataclass
-class Item:
-    """One question to paraphrase. QA items carry their answer and context (the answer-leak filter and
-    the adversarial context source need them)."""
-
-    key: str  # unique within a run: the SQuAD id, or "<pair>:<side>" for question pairs
-    question: str
-    answer: str | None = None
-    context: str | None = None
-    answer_start: int | None = None
+__all__ = ["Item", "Outcome", "QuestionParaphraser", "stage_names"]
 
 
 def stage_names(chain: FilterChain) -> tuple[str, ...]:
@@ -90,33 +74,72 @@ class QuestionParaphraser:
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
         self.stages = stage_names(filters)
+        self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
 
-    def __call__(self, items: Sequence[Item]) -> list[dict]:
-        outcomes: list[dict] = [{} for _ in items]
+    # Named presets (TextAttack's recipes): the defaults of each use, any option overridable by name.
+
+    @classmethod
+    def from_config(cls, config, device=None) -> QuestionParaphraser:
+        """Load and compose what a :class:`~paraguide.pipeline.config.GeneratorConfig` names."""
+        from paraguide.pipeline.components import load_generator
+
+        return load_generator(config, device=device)
+
+    @classmethod
+    def for_testset(cls, lang: str = "en", qa: bool = False, **options) -> QuestionParaphraser:
+        """The test-set default of ``lang``: question words swapped, then agreed synonyms put in place,
+        ranked and filtered (docs/build.md). ``qa=True`` when items carry answers (answer-leak filter)."""
+        from paraguide.pipeline.config import GeneratorConfig
+
+        return cls.from_config(GeneratorConfig(lang=lang, use="testset", qa=qa, **options))
+
+    @classmethod
+    def for_augmentation(
+        cls, lang: str = "en", per_question: int = 1, qa: bool = False, **options
+    ) -> QuestionParaphraser:
+        """The augmentation default: as the test set's, with the augmentation threshold, keeping up to
+        ``per_question`` accepted paraphrases of a question."""
+        from paraguide.pipeline.config import GeneratorConfig
+
+        config = GeneratorConfig(lang=lang, use="augment", qa=qa, alternatives=per_question - 1, **options)
+        return cls.from_config(config)
+
+    @classmethod
+    def for_adversarial(cls, lang: str = "en", **options) -> QuestionParaphraser:
+        """Adversarial questions: context chunks near a same-type distractor of the answer as suggestions,
+        the paraphraser's free rewrite, the adversarial threshold. Items need context and answer."""
+        from paraguide.pipeline.config import GeneratorConfig
+
+        return cls.from_config(GeneratorConfig(lang=lang, use="adversarial", qa=True, **options))
+
+    def __call__(self, items: Sequence[Item]) -> list[Outcome]:
+        """One :class:`Outcome` per item, in order: selected with the choice of each step, or dropped with
+        the stage and reason -- the furthest stage any of its candidates reached (a question whose best
+        candidate failed only the similarity threshold fell out at ``similarity``)."""
+        outcomes = [Outcome(item.key) for item in items]
         current = {i: item.question for i, item in enumerate(items)}  # what the next step paraphrases
-        paths: dict[int, list[dict]] = {i: [] for i in current}
         drops: dict[int, Counter] = {i: Counter() for i in current}  # candidates dropped, per stage
         for step in range(1, self.steps + 1):
             if not current:
                 break
-            active = sorted(current)
-            chosen = self._step(items, active, current, paths, drops, step, outcomes)
-            current = {i: chosen[i]["paraphrase"] for i in chosen}
-        for i, item in enumerate(items):
-            if paths[i]:
-                last = paths[i][-1]
-                steps = [{k: v for k, v in p.items() if k != "alternatives"} for p in paths[i]]
-                outcomes[i] = {"key": item.key, "status": "selected", **last, "steps": steps}
-                outcomes[i]["step"] = len(paths[i])
-            outcomes[i]["candidate_drops"] = dict(sorted(drops[i].items()))
+            chosen = self._step(items, sorted(current), current, outcomes, drops, step)
+            current = {i: c.paraphrase for i, c in chosen.items()}
+        for i, outcome in enumerate(outcomes):
+            outcome.candidate_drops = dict(sorted(drops[i].items()))
         return outcomes
 
-    def _step(self, items, active, current, paths, drops, step, outcomes) -> dict[int, dict]:
+    def paraphrase_many(self, questions: Sequence[str]) -> list[str | None]:
+        """Strings in, strings out: each question's accepted paraphrase, or None where none was accepted
+        (``__call__`` says why)."""
+        outcomes = self([Item(str(n), q) for n, q in enumerate(questions)])
+        return [o.paraphrase if o.selected else None for o in outcomes]
+
+    def _step(self, items, active, current, outcomes, drops, step) -> dict[int, Choice]:
         texts = [current[i] for i in active]
         suggestions = self._suggest([items[i] for i in active], texts)
         placed = self._placed(active, current, suggestions)
         unused = [
-            [s for s in found if s.text not in {p["suggestion"] for p in paths[i]}]
+            [s for s in found if s.text not in {c.suggestion for c in outcomes[i].steps}]
             for i, found in zip(active, suggestions, strict=True)
         ]
         if self.ranker is not None:
@@ -132,12 +155,12 @@ class QuestionParaphraser:
                     reason = (
                         f"no suggestion of {self.source.name} kept its meaning in place ({self.ranker.name})"
                     )
-                outcomes[i] = self._dropped(items[i], "suggestion", reason, 0)
+                outcomes[i].stage, outcomes[i].reason = "suggestion", reason
             if not self.nbest:  # in-place candidates alone: a suggestion without an in-place form has none
                 placeable = [s for s in fresh if s is not None and (current[i], s) in placed]
                 if fresh and not placeable and step == 1:
                     reason = f"no suggestion of {self.source.name} could be put in place"
-                    outcomes[i] = self._dropped(items[i], "suggestion", reason, 0)
+                    outcomes[i].stage, outcomes[i].reason = "suggestion", reason
                 fresh = placeable
             inputs.extend((i, s) for s in fresh)
         if not inputs:
@@ -175,13 +198,13 @@ class QuestionParaphraser:
                     meta={"suggestion": s, "previous": current[i] if step > 1 else None, "origin": origin},
                 )
                 if not c.text:
-                    c.dropped = "paraphraser: empty output"
+                    c.drop("paraphraser", "empty output")
                 candidates.setdefault(i, []).append(c)
         self.filters([c for cs in candidates.values() for c in cs])
         chosen = {}
         for i, cs in candidates.items():
-            drops[i].update(c.dropped.split(":", 1)[0] for c in cs if c.dropped)
-            accepted = [c for c in cs if c.dropped is None]
+            drops[i].update(c.dropped_by for c in cs if c.dropped_by)
+            accepted = [c for c in cs if c.dropped_by is None]
             if accepted:
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
                 # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted
@@ -193,19 +216,20 @@ class QuestionParaphraser:
                 best = min(_tier(c) for c in pool)
                 pool = [c for c in pool if _tier(c) == best]
                 pick = pool[rng.randrange(len(pool))]
-                chosen[i] = self._record(pick, step, len(cs), len(accepted))
+                chosen[i] = self._choice(pick, step, len(cs), len(accepted))
+                outcomes[i].steps.append(chosen[i])
                 if self.alternatives:  # augmentation may take more than one paraphrase per question
                     others = [c for c in accepted if c is not pick]
                     rng.shuffle(others)
                     texts = {pick.text}
-                    chosen[i]["alternatives"] = []
+                    outcomes[i].alternatives = []
                     for c in others:
-                        if c.text not in texts and len(chosen[i]["alternatives"]) < self.alternatives:
+                        if c.text not in texts and len(outcomes[i].alternatives) < self.alternatives:
                             texts.add(c.text)
-                            chosen[i]["alternatives"].append(self._record(c, step, len(cs), len(accepted)))
-                paths[i].append(chosen[i])
+                            outcomes[i].alternatives.append(self._choice(c, step, len(cs), len(accepted)))
             elif step == 1:
-                outcomes[i] = self._furthest(items[i], cs)
+                outcomes[i].stage, outcomes[i].reason = self._furthest(cs)
+                outcomes[i].candidates = len(cs)
         return chosen
 
     def _placed(self, active, current, suggestions) -> dict[tuple[str, Suggestion], str]:
@@ -274,7 +298,7 @@ class QuestionParaphraser:
             return [[] for _ in texts]
         # Ask for more than top_k: later steps skip suggestions already used, and the ranker reorders.
         k = max(self.top_k * self.steps, self.pool if self.ranker is not None else 0)
-        if self.source.name == "context":
+        if getattr(self.source, "needs_context", False):
             return self.source.suggest(
                 texts,
                 k,
@@ -285,40 +309,27 @@ class QuestionParaphraser:
         return self.source.suggest(texts, k)
 
     @staticmethod
-    def _record(c: Candidate, step: int, candidates: int, accepted: int) -> dict:
+    def _choice(c: Candidate, step: int, candidates: int, accepted: int) -> Choice:
         s: Suggestion | None = c.meta["suggestion"]
-        return {
-            "paraphrase": c.text,
-            "suggestion": c.suggestion,
-            "matched": s.matched if s else "",
-            "suggestion_source": s.source if s else "none",
-            "relation": s.relation if s else "",
-            "scores": dict(c.scores),
-            "origin": c.meta.get("origin", "paraphraser"),
-            "step": step,
-            "candidates": candidates,
-            "accepted": accepted,
-        }
+        return Choice(
+            paraphrase=c.text,
+            suggestion=c.suggestion,
+            matched=s.matched if s else "",
+            suggestion_source=s.source if s else "none",
+            relation=s.relation if s else "",
+            scores=dict(c.scores),
+            origin=c.meta.get("origin", "paraphraser"),
+            step=step,
+            candidates=candidates,
+            accepted=accepted,
+        )
 
-    def _furthest(self, item: Item, candidates: list[Candidate]) -> dict:
-        def reached(c: Candidate) -> int:
-            return self.stages.index(c.dropped.split(":", 1)[0])
-
-        best = max(candidates, key=reached)  # the first of the furthest (order is deterministic)
-        stage, _, reason = best.dropped.partition(": ")
-        if stage == "similarity":
-            reason = f"below threshold ({reason})"
-        return self._dropped(item, stage, reason, len(candidates))
-
-    @staticmethod
-    def _dropped(item: Item, stage: str, reason: str, candidates: int) -> dict:
-        return {
-            "key": item.key,
-            "status": "dropped",
-            "stage": stage,
-            "reason": reason,
-            "candidates": candidates,
-        }
+    def _furthest(self, candidates: list[Candidate]) -> tuple[str, str]:
+        """The stage and reason of the candidate that got furthest (the first of them: order is fixed)."""
+        best = max(candidates, key=lambda c: self.stages.index(c.dropped_by))
+        if best.dropped_by == "similarity":
+            return best.dropped_by, f"below threshold ({best.reason})"
+        return best.dropped_by, best.reason
 
 
 def _tier(c: Candidate) -> int:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.data.squad import SquadReader, answer_matches, locate
 from paraguide.errors import BadRecords, DataError
-from paraguide.pipeline.generate import Item
+from paraguide.pipeline.records import Item
 
 SIDES = ("a", "b", "both")
 
@@ -88,9 +88,9 @@ def pair_items(path: str | os.PathLike, side: str, fmt: str = "auto") -> Iterato
     for n, pair in enumerate(read_pairs(path, fmt, BadRecords(skip=False))):
         items = []
         if side in ("a", "both"):
-            items.append(Item(f"{n}:a", pair.a))
+            items.append(Item(f"{n}:a", pair.a, side="a"))
         if side in ("b", "both"):
-            items.append(Item(f"{n}:b", pair.b))
+            items.append(Item(f"{n}:b", pair.b, side="b"))
         yield pair, items
 
 
@@ -102,3 +102,14 @@ def unique_id(original: str, suffix: str, taken: set[str]) -> str:
         new = f"{original}_{suffix}{k}"
     taken.add(new)
     return new
+
+
+def read_items(config, inputs: InputReport) -> Iterator[Item]:
+    """The input's questions, in file order (checked; ``inputs`` counts what the check found)."""
+    if config.squad:
+        for _, item in squad_items(config.squad, inputs):
+            yield item
+    else:
+        for _, items in pair_items(config.pairs, config.side, config.pairs_format):
+            inputs.questions += len(items)
+            yield from items

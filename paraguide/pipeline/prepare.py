@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 from paraguide.data.io import output_paths, write_json, write_jsonl
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.errors import BadRecords
+from paraguide.options import option
 from paraguide.suggest.alignment import AlignmentSuggester, occurs_in, replaced_phrase
 from paraguide.suggest.textrank import TextRank
 from paraguide.text.normalize import normalize, pair_key
@@ -46,27 +47,50 @@ Scorer = Callable[[list[str], list[str]], Sequence[float]]
 
 @dataclass
 class PrepareConfig:
-    lang: str = "en"
-    suggestions: str = "textrank"
+    """How ``prepare`` turns question pairs into the paraphraser's training data (``paraguide prepare``'s
+    options)."""
+
+    lang: str = option("language", "en", choices=("en", "zh"))
+    suggestions: str = option("how suggestions are found", "textrank", choices=("textrank", "alignment"))
     # Gan & Ng use each Quora pair in both directions; paralex-style corpora already list both.
-    both_directions: bool = True
+    both_directions: bool = option(
+        "use each pair as source->target only (default: both directions)", True, flag="--one-direction"
+    )
     # Share of examples with the empty suggestion. The paper gives no number. About a fifth of Quora and
     # LCQMC examples have a target that adds no content word (nothing to suggest): 0.2 lets those natural
     # suggestion-free paraphrases fill the share, so almost no example is lost, while four examples in
     # five still teach the main use, following a suggestion.
-    empty_share: float = 0.2
-    heldout_share: float = 0.02
-    lowercase: bool = True
-    min_tokens: int = 0
-    min_similarity: float | None = None
-    seed: int = 13
-    workers: int = 0  # 0 = every CPU core
-    skip_bad: bool = False
-    format: str = "auto"
-    stopwords: tuple[str, ...] = ("spacy",)
-    window: int = 2
-    pos: tuple[str, ...] | None = None
-    max_phrase: int = 4
+    empty_share: float = option("share of examples given the empty suggestion", 0.2, metavar="X")
+    heldout_share: float = option(
+        "share of pairs held out for validation", 0.02, metavar="X", flag="--heldout"
+    )
+    lowercase: bool = option("keep the case (default: lower-case, as the paper)", True)
+    min_tokens: int = option(
+        "drop pairs with a question shorter than N tokens (paper: 7 for WikiAnswers)",
+        0,
+        metavar="N",
+        shown=False,
+    )
+    min_similarity: float | None = option("drop pairs below this similarity", cli=False)
+    seed: int = option("seed for the split and the empty suggestions", 13, shown=False)
+    workers: int = option("processes (default: 0 = all CPU cores)", 0, shown=False)
+    skip_bad: bool = option(
+        "skip malformed lines (counted and listed in the report) instead of stopping", False
+    )
+    format: str = option(
+        "pair file format",
+        "auto",
+        choices=("auto", "quora", "tsv", "tsv-unlabelled", "mrpc", "jsonl", "paralex"),
+    )
+    stopwords: tuple[str, ...] = option(
+        "stop words: 'spacy' (default), 'nltk' or a file, one word per line (repeatable)",
+        ("spacy",),
+        action="append",
+        metavar="SOURCE",
+    )
+    window: int = option("TextRank co-occurrence window", 2)
+    pos: tuple[str, ...] | None = option("TextRank: the POS tags of candidate words", cli=False)
+    max_phrase: int = option("longest alignment phrase in tokens", 4)
 
     def check(self) -> None:
         check_lang(self.lang)

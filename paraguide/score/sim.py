@@ -1,14 +1,7 @@
 """The paper's kind of similarity (Wieting & Gimpel 2018; Gan & Ng §4.2.2): a sentence is the average of its
 sub-word (SentencePiece) embeddings, similarity is the cosine. Tiny and fast -- one embedding lookup and a
-mean per sentence -- and trainable on paraphrase pairs of any language with ``paraguide train-scorer``.
-
-Training: a margin loss over pairs (a, b),
-
-    max(0, δ − cos(a, b) + cos(a, n_a)) + max(0, δ − cos(a, b) + cos(b, n_b)),
-
-where n_a is the sentence most similar to a among the other pairs' sentences of the same mega-batch
-(Wieting & Gimpel's mega-batching: the hardest in-batch negative over ``megabatch`` batches at once).
-Saved as ``model.safetensors`` (the embedding table), ``config.json`` and ``spiece.model``.
+mean per sentence -- and trainable on paraphrase pairs of any language (:func:`train_sim`,
+``paraguide train-scorer``).
 """
 
 from __future__ import annotations
@@ -22,21 +15,24 @@ from pathlib import Path
 
 import numpy as np
 
+from paraguide.options import option
 from paraguide.score.base import CachedVectorScorer
 from paraguide.text.pieces import train_sentencepiece
 
 
 @dataclass
 class SimConfig:
-    dim: int = 300
-    vocab_size: int = 8000
-    lowercase: bool = True
-    margin: float = 0.4
-    batch_size: int = 128
-    megabatch: int = 4  # batches searched together for the hardest negative
-    epochs: int = 5
-    lr: float = 1e-3
-    seed: int = 13
+    """The sim scorer's size and training settings (saved as its ``config.json``)."""
+
+    dim: int = option("embedding size", 300)
+    vocab_size: int = option("SentencePiece vocabulary size", 8000)
+    lowercase: bool = option("keep case (default: lower-case)", True)
+    margin: float = option("margin of the loss", 0.4)
+    batch_size: int = option("pairs per step", 128)
+    megabatch: int = option("batches searched together for the hardest negatives", 4)
+    epochs: int = option("passes over the pairs", 5)
+    lr: float = option("Adam learning rate", 1e-3)
+    seed: int = option("shuffling and initialisation seed", 13)
 
 
 class SimModel:
@@ -47,6 +43,7 @@ class SimModel:
 
     @classmethod
     def from_pretrained(cls, path: str | os.PathLike) -> SimModel:
+        """Load a sim scorer saved by :meth:`save_pretrained` from a local folder."""
         import sentencepiece as spm
         import torch
         from safetensors.torch import load_file
@@ -60,6 +57,8 @@ class SimModel:
         return cls(spm.SentencePieceProcessor(model_file=str(path / "spiece.model")), embedding, config)
 
     def save_pretrained(self, path: str | os.PathLike) -> None:
+        """Save to a folder: ``model.safetensors`` (the fp16 embedding table), ``config.json`` and
+        ``spiece.model``."""
         import torch
         from safetensors.torch import save_file
 
@@ -72,6 +71,7 @@ class SimModel:
             f.write(self.sp.serialized_model_proto())
 
     def ids(self, sentences: Sequence[str]) -> list[list[int]]:
+        """Piece ids of each sentence (``<unk>`` alone for an empty one, so that each sentence has a mean)."""
         texts = [s.lower() if self.config.lowercase else s for s in sentences]
         return [ids or [self.sp.unk_id()] for ids in self.sp.encode(texts)]
 
@@ -86,7 +86,11 @@ class SimModel:
 
 
 def train_sim(pairs: Iterable[tuple[str, str]], out_dir: str | os.PathLike, config: SimConfig | None = None):
-    """Train a sim scorer on paraphrase pairs and save it in ``out_dir``; returns the :class:`SimModel`."""
+    """Train a sim scorer on paraphrase pairs and save it in ``out_dir``; returns the :class:`SimModel`.
+
+    The loss, per pair (a, b): max(0, δ − cos(a, b) + cos(a, n_a)) + max(0, δ − cos(a, b) + cos(b, n_b)),
+    δ the margin, n_a the sentence most similar to a among the other pairs' sentences of the same mega-batch
+    (Wieting & Gimpel's mega-batching: the hardest in-batch negative over ``megabatch`` batches at once)."""
     import torch
     from tqdm.auto import tqdm
 
@@ -179,6 +183,7 @@ class SimScorer(CachedVectorScorer):
         self.name = "sim"
 
     def encode(self, sentences: list[str]) -> np.ndarray:
+        """L2-normalised sentence vectors as a numpy array."""
         import torch
 
         with torch.no_grad():

@@ -1,0 +1,76 @@
+"""Question files for the small jobs: questions with optional suggestions (``paraphrase``, ``suggest``) and
+QA records with passage and answer (the adversarial ``suggest --source context``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paraguide.data.io import iter_lines, read_jsonl
+from paraguide.data.squad import SquadReader
+from paraguide.errors import DataError
+
+
+@dataclass
+class QuestionInput:
+    """A question, optionally with a suggestion and the question's phrase it replaces."""
+
+    question: str
+    suggestion: str | None = None
+    replaces: str | None = None
+
+
+@dataclass
+class QARecord:
+    """A question with its passage and first answer."""
+
+    question: str
+    context: str
+    answer: str
+    answer_start: int | None = None
+
+
+def read_questions(path: str) -> list[QuestionInput]:
+    """Text (one question per line), TSV (``question<TAB>suggestion[<TAB>replaces]``) or JSONL (``question``,
+    ``suggestion``, ``replaces``); a bad line is a :class:`DataError` naming it."""
+    items = []
+    if path.endswith((".jsonl", ".jsonl.gz")):
+        for line, obj in read_jsonl(path):
+            if not isinstance(obj.get("question"), str) or not obj["question"].strip():
+                raise DataError(path, "missing or empty question", line=line, field="question")
+            items.append(
+                QuestionInput(obj["question"], obj.get("suggestion") or None, obj.get("replaces") or None)
+            )
+        return items
+    for line, text in iter_lines(path):
+        if not text.strip():
+            continue
+        cells = text.split("\t")
+        if len(cells) > 3 or not cells[0].strip():
+            raise DataError(
+                path,
+                "expected 'question', 'question<TAB>suggestion' or 'question<TAB>suggestion<TAB>replaces'",
+                line=line,
+            )
+        cells += [""] * (3 - len(cells))
+        items.append(QuestionInput(cells[0], cells[1].strip() or None, cells[2].strip() or None))
+    return items
+
+
+def read_qa(path: str) -> list[QARecord]:
+    """SQuAD-format JSON (each question with its first answer) or JSONL with ``question``, ``context``,
+    ``answer`` and optionally ``answer_start``."""
+    if path.endswith((".json", ".json.gz")):
+        rows = []
+        for r in SquadReader(path):
+            answer = (r.get("answers") or [{}])[0]
+            rows.append(
+                QARecord(r["question"], r["context"], answer.get("text", ""), answer.get("answer_start"))
+            )
+        return rows
+    rows = []
+    for line, obj in read_jsonl(path):
+        for key in ("question", "context", "answer"):
+            if not isinstance(obj.get(key), str):
+                raise DataError(path, f"missing or non-string field {key!r}", line=line, field=key)
+        rows.append(QARecord(obj["question"], obj["context"], obj["answer"], obj.get("answer_start")))
+    return rows

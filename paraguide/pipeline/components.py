@@ -1,0 +1,97 @@
+"""Assembly: the suggestion source, paraphraser, scorers and filter chain a :class:`GeneratorConfig` names,
+loaded and composed into a :class:`QuestionParaphraser` (whose presets call :func:`load_generator`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paraguide.pipeline.config import GeneratorConfig
+from paraguide.pipeline.generate import QuestionParaphraser
+
+
+def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
+    """The paraphraser, suggestion source, filters and thresholds ``config`` names, composed; their
+    description (what a run's summary records) is the generator's ``components``."""
+    from paraguide.model.paraphraser import Paraphraser, default_model_path
+    from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
+    from paraguide.score import filters as F
+    from paraguide.suggest import load_source
+
+    config.check()
+    model = config.model or default_model_path(config.lang)
+    paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
+    if config.nbest:
+        paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
+    spec = config.source_spec()
+    source = None
+    if spec != "none":
+        source = load_source(spec, lang=config.lang, ner=config.ner)  # each source takes what it uses
+    scorer = load_scorer(config.scorer, lang=config.lang)
+    threshold = config.threshold
+    if threshold is None:
+        threshold = default_threshold(config.scorer, config.use, config.lang)
+    filters = F.cheap_filters()
+    if config.substitution:
+        filters.append(F.Substitutes())
+    vocabulary = _vocabulary(config.lang, source)
+    if vocabulary is not None:
+        filters.append(F.KnownWords(vocabulary.knows))
+    if config.qa:
+        filters.append(F.AnswerNotLeaked())
+    fluency, fluency_threshold = "off", None
+    if config.fluency != "off":
+        fluency = bundled_fluency_path(config.lang) if config.fluency == "bundled" else config.fluency
+        fluency_threshold = config.fluency_threshold
+        if fluency_threshold is None:
+            fluency_threshold = default_threshold("fluency", config.use, config.lang)
+        filters.append(F.FluencyFilter(FluencyScorer(fluency, lang=config.lang), fluency_threshold))
+    filters.append(F.SimilarityFilter(scorer, threshold))
+    ranker, rank_threshold = None, None
+    if config.rank != "off":
+        ranker = scorer if config.rank == config.scorer else load_scorer(config.rank, lang=config.lang)
+        rank_threshold = config.rank_threshold
+        if rank_threshold is None:
+            rank_threshold = default_threshold(config.rank, config.use, config.lang)
+    same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place")
+    generator = QuestionParaphraser(
+        paraphraser,
+        source,
+        F.FilterChain(filters),
+        ranker=ranker,
+        rank_threshold=rank_threshold,
+        **{name: getattr(config, name) for name in same},
+    )
+    generator.components = {
+        "model": str(Path(model).resolve()) if paraphraser else "none (--nbest 0)",
+        "source": spec,
+        "scorer": config.scorer,
+        "threshold": threshold,
+        "use": config.use,
+        "dtype": str(paraphraser.dtype).removeprefix("torch.") if paraphraser else None,
+        "known_words": "wordnet" if vocabulary is not None else "off",
+        "fluency": str(Path(fluency).resolve()) if fluency != "off" else "off",
+        "fluency_threshold": fluency_threshold,
+        "substitution": config.substitution,
+        "in_place": config.in_place,
+        "nbest": config.nbest,
+        "rank": config.rank,
+        "rank_threshold": rank_threshold,
+    }
+    return generator
+
+
+def _vocabulary(lang: str, source):
+    """English: WordNet (the source itself when it is WordNet), for the known-words filter; None where there
+    is none (Chinese, or no WordNet data: the filter is then left out, and the summary says so)."""
+    from paraguide.suggest import Agreement, WordNet
+
+    if lang != "en":
+        return None
+    if isinstance(source, Agreement):
+        source = source.first
+    if isinstance(source, WordNet):
+        return source
+    try:
+        return WordNet()
+    except FileNotFoundError:
+        return None

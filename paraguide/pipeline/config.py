@@ -1,0 +1,226 @@
+"""The options of the main job, each documented once (``field(metadata={"help": ...})``, which the CLI reads):
+:class:`GeneratorConfig` says what the paraphrase generator is (a named preset fills what is left unset),
+:class:`BuildConfig` adds the input, the output folder and how the run goes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paraguide.options import option
+
+# The synonyms of a lexicon that a second, differently built source also offers (suggest.Agreement), after
+# question words swapped for equivalents (suggest.interrogative): English, WordNet's that PPDB's synonym
+# pairs hold; Chinese, Cilin's that people swap in LCQMC and BQ paraphrase pairs (suggest.mined).
+DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin&mined"}
+
+# Named presets (TextAttack's recipes): what a candidate may be and how it is judged (docs/build.md).
+#   substitute: the suggestion replaces the phrase it matched and the rest of the question stays
+#     (filters.Substitutes); the candidate is the question with the suggestion put in place (inflected),
+#     and the paraphraser is not run (nbest 0): blind readers accepted far more of these than of its beams.
+#     Suggestions are ranked by all-MiniLM-L6-v2's similarity of the question with the suggestion in place,
+#     those below 0.96 dropped. Chinese (LANG_PRESETS): all-MiniLM-L6-v2 is English-only, so suggestions are
+#     ranked by the bundled question LM and similarity is the bundled sim scorer at 0.5 (its calibrated
+#     threshold drops nearly every Cilin synonym, right or wrong; two sources agreeing is the sense check).
+#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
+#     (context-chunk) suggestions use it: a context chunk replaces no phrase.
+PRESETS = {
+    "substitute": {
+        "scorer": "embedding",
+        "substitution": True,
+        "in_place": True,
+        "nbest": 0,
+        "rank": "embedding",
+        "rank_threshold": 0.96,
+    },
+    "rewrite": {
+        "scorer": "sim",
+        "substitution": False,
+        "in_place": False,
+        "nbest": 1,
+        "rank": "off",
+        "rank_threshold": None,
+    },
+}
+LANG_PRESETS = {
+    ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
+}
+DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
+USES = ("testset", "augment", "adversarial")
+
+
+@dataclass
+class GeneratorConfig:
+    """What a :class:`~paraguide.pipeline.generate.QuestionParaphraser` is made of. ``use`` picks the
+    calibrated thresholds (testset, augment or adversarial) and the default source and preset; options left
+    at None come from the preset."""
+
+    lang: str = option("language: en or zh", "en")
+    use: str = option(
+        "testset, augment or adversarial: which calibrated thresholds apply", "testset", cli=False
+    )
+    qa: bool = option("the items carry answers (the answer-leak filter runs)", False, cli=False)
+    source: str | None = option(
+        "suggestion source (see below; default: interrogative|wordnet&ppdb for en, interrogative|cilin&mined "
+        "for zh, context if adversarial)"
+    )
+    model: str | None = option("paraphraser folder (default: the bundled model of --lang)")
+    preset: str | None = option(
+        "substitute (the default): the suggestion replaces its phrase, in place or by the paraphraser, and the "
+        "rest stays; rewrite (adversarial default): the paraphraser's free rewrite. The options below left "
+        "unset come from it"
+    )
+    scorer: str | None = option(
+        "similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: the preset's)"
+    )
+    threshold: float | None = option(
+        "similarity threshold (default: the scorer's calibrated one for the use)"
+    )
+    # Off by default: two blind readings of SQuAD dev test sets found no gain from it yet (docs/build.md).
+    fluency: str = option(
+        "fluency filter: off, bundled (the question LM of --lang) or an LM folder; off by default, since two "
+        "blind readings found no gain from it yet (docs/build.md)",
+        "off",
+    )
+    fluency_threshold: float | None = option(
+        "fluency threshold: SLOR(paraphrase) - SLOR(question) below it is dropped (default: the LM's "
+        "calibrated one for the use)"
+    )
+    substitution: bool | None = option(
+        "drop a paraphrase that keeps the phrase its suggestion replaces, loses another content word of the "
+        "question or adds one from nowhere (--no-substitution: don't)"
+    )
+    in_place: bool | None = option(
+        "also offer the question with the suggestion put in place (inflected) as a candidate "
+        "(--no-in-place: don't)"
+    )
+    nbest: int | None = option(
+        "the paraphraser's best N beams of each suggestion are candidates; 0: the paraphraser is not run, the "
+        "in-place candidates alone (default: the preset's)"
+    )
+    rank: str | None = option(
+        "rank suggestions by this scorer's similarity with the suggestion in place (off, embedding, sim ...) "
+        "and drop those below --rank-threshold (default: the preset's)"
+    )
+    rank_threshold: float | None = option(
+        "threshold of --rank (default: the preset's, or that scorer's calibrated one when --rank is given)"
+    )
+    top_k: int = option("suggestions tried per question and step", 3)
+    steps: int = option("iterations: each paraphrases the previous step's output", 1)
+    num_beams: int = option("beam size", 4)
+    batch_size: int = option("paraphraser batch size", 32)
+    seed: int = option("seed of every random choice", 0)
+    dtype: str = option("auto (bfloat16 where native), float32, bfloat16, float16", "auto")
+    ner: str | None = option("context source: an installed spaCy NER pipeline (default: rules)")
+    alternatives: int = option("other accepted paraphrases kept per question (augmentation)", 0, cli=False)
+    device: str | None = option("cpu, cuda, cuda:1 ... (default: accelerate's choice)")
+
+    def __post_init__(self) -> None:
+        self.resolve()
+
+    def resolve(self) -> None:
+        """Fill the options left at None from the preset (default: by language and use)."""
+        if self.preset is None and self.lang in DEFAULT_PRESET:
+            self.preset = "rewrite" if self.use == "adversarial" else DEFAULT_PRESET[self.lang]
+        if self.preset not in PRESETS:
+            return  # check() says so
+        preset = {**PRESETS[self.preset], **LANG_PRESETS.get((self.preset, self.lang), {})}
+        # A threshold belongs to its scorer: a scorer or ranker given takes its own calibrated one.
+        given = {"threshold": self.scorer is not None, "rank_threshold": self.rank is not None}
+        for name, value in preset.items():
+            if getattr(self, name) is None and not given.get(name):
+                setattr(self, name, value)
+
+    def check(self) -> None:
+        """Raise ValueError naming the option that cannot work."""
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown --preset {self.preset!r}; choose {' or '.join(PRESETS)}")
+        if self.lang not in DEFAULT_SOURCE:
+            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
+        if self.use not in USES:
+            raise ValueError(f"unknown use {self.use!r}; choose {', '.join(USES)}")
+        if self.nbest > self.num_beams:
+            raise ValueError(f"--nbest ({self.nbest}) cannot exceed --num-beams ({self.num_beams})")
+        for name in ("top_k", "steps", "num_beams", "batch_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.nbest < 0:
+            raise ValueError("--nbest must be at least 0")
+        if self.nbest == 0 and not self.in_place:
+            raise ValueError(
+                "--nbest 0 (no paraphraser beams; the substitute preset's) needs --in-place candidates: "
+                "give --nbest N to use the paraphraser's beams"
+            )
+
+    def source_spec(self) -> str:
+        """The suggestion source: as given, else the default for the language and use."""
+        if self.source:
+            return self.source
+        return "context" if self.use == "adversarial" else DEFAULT_SOURCE[self.lang]
+
+
+@dataclass(kw_only=True)
+class BuildConfig(GeneratorConfig):
+    """Everything a test-set or augmentation run depends on (``--resume`` checks it did not change).
+
+    >>> BuildConfig(squad="dev-v1.1.json", out="runs/testset")  # doctest: +SKIP
+    """
+
+    out: str = option("output folder", cli=False)
+    squad: str | None = option("input: SQuAD-format JSON (SQuAD v1.1/2.0, DuReader-robust), .gz ok")
+    pairs: str | None = option("input: question pairs (LCQMC/BQ/Quora-style TSV, MRPC or JSONL; labels kept)")
+    pairs_format: str = option("pair file format: auto, tsv, tsv-unlabelled, quora, mrpc, jsonl", "auto")
+    side: str = option("pairs: which question to paraphrase: a, b or both", "a")
+    adversarial: bool = option(
+        "context-chunk suggestions near same-type distractors and the adversarial threshold", False
+    )
+    chunk_size: int = option("questions per unit of work and of resumption", 64)
+    # augmentation
+    n: int | None = option("accepted paraphrases to add (default: every accepted one)", augment=True)
+    per_question: int = option(
+        "at most this many distinct accepted paraphrases of one question", 1, augment=True
+    )
+    mode: str | None = option(
+        "ppdb: lexical suggestions (--source) and the augmentation threshold; context: adversarial "
+        "suggestions and threshold (default: ppdb)",
+        augment=True,
+    )
+    paraphrases_only: bool = option(
+        "write the paraphrases alone, not merged with the input", False, augment=True
+    )
+    # how to run (not part of the results)
+    resume: bool = option("continue an interrupted run in OUTDIR (the same command plus --resume)", False)
+    overwrite: bool = option("discard a previous run in OUTDIR and start again", False)
+    quiet: bool = option("no progress bar", False)
+    examples: int = option("before/after examples to print and keep in the summary", 5)
+
+    def __post_init__(self) -> None:
+        if self.out is None:
+            raise TypeError("BuildConfig needs out (the output folder)")
+        # derived, not set by users: which thresholds apply, answers, alternatives
+        if self.adversarial or self.mode == "context":
+            self.use = "adversarial"
+        else:
+            self.use = "augment" if self.mode else "testset"
+        self.qa = self.squad is not None
+        self.alternatives = self.per_question - 1 if self.mode else 0
+        super().__post_init__()
+
+    def check(self) -> None:
+        if (self.squad is None) == (self.pairs is None):
+            raise ValueError("give exactly one input: --squad FILE or --pairs FILE")
+        if self.adversarial and self.pairs:
+            raise ValueError("--adversarial needs QA data (--squad): its suggestions come from the context")
+        if self.mode not in (None, "ppdb", "context"):
+            raise ValueError(f"unknown --mode {self.mode!r}; choose ppdb or context")
+        super().check()
+        if self.chunk_size < 1:
+            raise ValueError("--chunk-size must be at least 1")
+        if self.n is not None and self.n < 1:
+            raise ValueError("--n must be at least 1")
+        if self.per_question < 1:
+            raise ValueError("--per-question must be at least 1")
+
+    def generator_config(self) -> GeneratorConfig:
+        """The generator's part of this configuration."""
+        names = GeneratorConfig.__dataclass_fields__
+        return GeneratorConfig(**{name: getattr(self, name) for name in names})

@@ -1,0 +1,263 @@
+"""The small jobs behind ``paraguide paraphrase``, ``suggest``, ``score`` and ``train-scorer``, callable from
+Python: each reads its input, runs one component over it in batches, and writes JSONL or TSV as it goes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from tqdm.auto import tqdm
+
+from paraguide.data.pairs import Pair, read_pairs
+from paraguide.data.questions import QuestionInput, read_qa, read_questions
+from paraguide.options import option
+
+
+@contextmanager
+def _output(path: str | None) -> Iterator:
+    """``path`` opened for writing, or standard output."""
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        yield f
+
+
+def paraphrase_file(
+    paraphraser, items: Sequence[QuestionInput], output: str | None = None, **generation
+) -> list[list]:
+    """Paraphrase ``items`` (``generation``: :meth:`Paraphraser.paraphrase`'s options) and write one JSONL
+    line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion.
+    The output is opened before generation starts, so an unwritable path fails at once."""
+    with _output(output) as out:
+        results = paraphraser.paraphrase(
+            [it.question for it in items],
+            [it.suggestion for it in items],
+            matched=[it.replaces for it in items],
+            **generation,
+        )
+        for item, paraphrases in zip(items, results, strict=True):
+            record = {
+                "question": item.question,
+                "suggestion": item.suggestion or "",
+                "paraphrases": [
+                    {k: v for k, v in p.as_dict().items() if k != "suggestion"} for p in paraphrases
+                ],
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return results
+
+
+def suggest_file(
+    source, path: str, output: str | None = None, top_k: int = 10, batch_size: int = 1000
+) -> tuple[int, int]:
+    """Suggestions for every question of ``path`` (a source that ``needs_context`` reads QA records: SQuAD
+    JSON or JSONL with passage and answer), one JSONL line per question. Returns (questions with any
+    suggestion, questions)."""
+    extra: dict[str, list] = {}
+    if getattr(source, "needs_context", False):
+        rows = read_qa(path)
+        questions = [r.question for r in rows]
+        extra = {
+            "contexts": [r.context for r in rows],
+            "answers": [r.answer for r in rows],
+            "answer_starts": [r.answer_start for r in rows],
+        }
+    else:
+        questions = [it.question for it in read_questions(path)]
+    found = 0
+    with (
+        _output(output) as out,
+        tqdm(total=len(questions), unit="q", desc=f"suggest ({source.name})", disable=None) as bar,
+    ):
+        for start in range(0, len(questions), batch_size):
+            batch = questions[start : start + batch_size]
+            more = {k: v[start : start + batch_size] for k, v in extra.items()}
+            for question, suggestions in zip(batch, source.suggest(batch, top_k, **more), strict=True):
+                found += bool(suggestions)
+                record = {"question": question, "suggestions": [s.as_dict() for s in suggestions]}
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            bar.update(len(batch))
+    return found, len(questions)
+
+
+def score_pairs(scorer, pairs: Sequence[Pair], batch_size: int = 1024) -> list[float]:
+    """The scorer's score of every pair, in batches, with a progress bar."""
+    scores: list[float] = []
+    with tqdm(total=len(pairs), unit="pair", desc=f"score ({scorer.name})", disable=None) as bar:
+        for start in range(0, len(pairs), batch_size):
+            batch = pairs[start : start + batch_size]
+            scores += scorer.score([(p.a, p.b) for p in batch])
+            bar.update(len(batch))
+    return scores
+
+
+def score_file(
+    scorer, path: str, fmt: str = "auto", output: str | None = None, batch_size: int = 1024
+) -> dict | None:
+    """Score every pair of ``path``; write one score per line to standard output, or ``score, a, b, label``
+    TSV to ``output``. Returns ROC-AUC and the best-threshold accuracy when every pair is labelled and
+    both labels occur, else None."""
+    from paraguide.score import best_threshold_accuracy, roc_auc
+
+    pairs = list(read_pairs(path, fmt))
+    scores = score_pairs(scorer, pairs, batch_size)
+    with _output(output) as out:
+        for pair, score in zip(pairs, scores, strict=True):
+            if output:
+                label = "" if pair.label is None else pair.label
+                out.write(f"{score:.6f}\t{pair.a}\t{pair.b}\t{label}\n")
+            else:
+                out.write(f"{score:.6f}\n")
+    labels = [p.label for p in pairs]
+    if not pairs or None in labels or not 0 < sum(labels) < len(labels):
+        return None
+    accuracy, threshold = best_threshold_accuracy(scores, labels)
+    return {
+        "pairs": len(pairs),
+        "roc_auc": roc_auc(scores, labels),
+        "accuracy": accuracy,
+        "threshold": threshold,
+    }
+
+
+def train_scorer(path: str, output_dir: str, config, fmt: str = "auto") -> int:
+    """Train a sim scorer on the distinct positive pairs of ``path`` (prepare's JSONL repeats a pair per
+    suggestion) into ``output_dir``; returns the number of pairs."""
+    from paraguide.score.sim import train_sim
+    from paraguide.text.normalize import pair_key
+
+    seen, pairs = set(), []
+    for p in read_pairs(path, fmt):
+        key = pair_key(p.a, p.b)
+        if p.is_positive and key not in seen:
+            seen.add(key)
+            pairs.append((p.a, p.b))
+    train_sim(pairs, output_dir, config)
+    return len(pairs)
+
+
+# ---- the commands' options: one dataclass per job (the CLI's options are generated from them) --------
+
+
+@dataclass
+class ParaphraseJob:
+    """``paraguide paraphrase``: one question (with suggestions) or a file of them."""
+
+    question: str | None = option("a question to paraphrase", positional=True)
+    suggestion: list[str] | None = option("a suggestion to use (repeatable)", action="append")
+    replaces: list[str] | None = option(
+        "the question's phrase a --suggestion replaces (repeatable, one per --suggestion, in order)",
+        action="append",
+    )
+    input: str | None = option("file of questions (txt, tsv or jsonl)")
+    output: str | None = option("JSONL to write (default: standard output)")
+    model: str | None = option(
+        "model folder written by paraguide train (default: the bundled model for --lang)"
+    )
+    lang: str = option("bundled model to use without --model", "en", choices=("en", "zh"), shown=False)
+    num_beams: int = option("beam size", 4)
+    num_return: int = option("paraphrases per input", 1)
+    batch_size: int = option("inputs per batch", 32)
+    max_new_tokens: int = option("longest paraphrase in tokens", 48)
+    no_repeat_ngram_size: int = option(
+        "forbid repeating any n-gram of this many tokens (stops loops; default: 0, off)", 0, shown=False
+    )
+    by_score: bool = option(
+        "rank beams by score alone (default: beams containing the suggestion first)", False
+    )
+    device: str | None = option("cpu, cuda, cuda:1 ... (default: cuda when available)")
+    dtype: str = option(
+        "auto: bfloat16 where the CPU/GPU computes it natively, else float32",
+        "auto",
+        choices=("auto", "float32", "bfloat16", "float16"),
+    )
+
+    def items(self) -> list[QuestionInput]:
+        if bool(self.question) == bool(self.input):
+            raise ValueError("give either a question or --input FILE")
+        if self.input:
+            return read_questions(self.input)
+        suggestions = self.suggestion or [None]
+        replaces = self.replaces or [None] * len(suggestions)
+        if len(replaces) != len(suggestions):
+            raise ValueError(f"{len(replaces)} --replaces for {len(suggestions)} --suggestion; give one each")
+        return [QuestionInput(self.question, s, r) for s, r in zip(suggestions, replaces, strict=True)]
+
+    def run(self) -> list[list]:
+        from paraguide.model.paraphraser import Paraphraser, default_model_path
+
+        items = self.items()
+        model = self.model or default_model_path(self.lang)
+        paraphraser = Paraphraser.from_pretrained(model, device=self.device, dtype=self.dtype)
+        return paraphrase_file(
+            paraphraser,
+            items,
+            self.output,
+            num_beams=self.num_beams,
+            num_return_sequences=self.num_return,
+            batch_size=self.batch_size,
+            max_new_tokens=self.max_new_tokens,
+            no_repeat_ngram_size=self.no_repeat_ngram_size,
+            prefer_suggestion=not self.by_score,
+        )
+
+
+@dataclass
+class SuggestJob:
+    """``paraguide suggest``: a source's suggestions for every question of a file."""
+
+    source: str = option(
+        "ppdb[:FILE] | wordnet[:FOLDER] | cilin[:FILE] | mined[:FILES] | interrogative | context | A&B "
+        "(A's suggestions that B agrees with) | A|B (A's, then B's)",
+        required=True,
+    )
+    input: str = option(
+        "questions: text (one per line) or JSONL with 'question'; context: SQuAD JSON or JSONL", required=True
+    )
+    output: str | None = option("JSONL to write (default: standard output)")
+    top_k: int = option("suggestions kept per question", 10)
+    threshold: float = option("ppdb: lowest score kept", 0.25)
+    relation: list[str] | None = option(
+        "ppdb: keep only this entailment relation (repeatable), e.g. Equivalence, ForwardEntailment",
+        action="append",
+    )
+    lang: str | None = option("language of the questions (default: en)", choices=("en", "zh"))
+    batch_size: int = option("questions per batch", 1000)
+    ner: str | None = option("context: an installed spaCy NER pipeline to type answers (default: rules)")
+
+    def run(self) -> tuple[int, int]:
+        from paraguide.suggest import load_source
+
+        # every option goes to load_source, and each source takes those it uses
+        options = dict(
+            threshold=self.threshold, relations=self.relation, lang=self.lang or "en", ner=self.ner
+        )
+        source = load_source(self.source, **options)
+        return suggest_file(source, self.input, self.output, self.top_k, self.batch_size)
+
+
+@dataclass
+class ScoreJob:
+    """``paraguide score``: a scorer's score of every pair of a file."""
+
+    scorer: str = option(
+        "sim[:FOLDER] | embedding[:FOLDER] | lexical[:MEASURE] | wmd[:SIM_FOLDER] | fluency[:LM_FOLDER]",
+        required=True,
+    )
+    input: str = option("pairs file (format detected)", required=True)
+    format: str = option("pair format: auto, quora, tsv, tsv-unlabelled, mrpc, jsonl", "auto", shown=False)
+    output: str | None = option("TSV to write: score, a, b, label (default: scores on standard output)")
+    lang: str = option(
+        "tokenisation for lexical, bundled model for sim and fluency", "en", choices=("en", "zh")
+    )
+    batch_size: int = option("pairs per batch", 1024)
+
+    def run(self) -> dict | None:
+        from paraguide.score import load_scorer
+
+        scorer = load_scorer(self.scorer, lang=self.lang)
+        return score_file(scorer, self.input, self.format, self.output, self.batch_size)

@@ -1,0 +1,34 @@
+"""What both builders write through: SQuAD records with their paraphrased copies under new unique ids, and
+the format pairs are written in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from paraguide.data.pairs import detect_format
+from paraguide.data.squad import SquadReader
+from paraguide.pipeline.config import BuildConfig
+from paraguide.pipeline.inputs import unique_id
+from paraguide.pipeline.records import Choice
+from paraguide.pipeline.report import RunReport
+
+
+def squad_paraphrases(
+    reader: SquadReader, chosen: dict[str, list[list[Choice]]], taken: set[str], report: RunReport
+) -> Iterator[tuple[dict, list[dict]]]:
+    """Each record of a SQuAD file with its paraphrased copies (``chosen``: id -> the paths whose last
+    paraphrase to write) under new ids not in ``taken`` (every input id); the report records the ids and
+    provenance. The SQuAD writing of both builders."""
+    for record in reader:
+        key, copies = str(record["id"]), []
+        for path in chosen.get(key, ()):
+            new_id = unique_id(key, "para", taken)
+            report.id_map[new_id] = record["id"]
+            report.paraphrase(new_id, record["id"], record["question"], path)
+            copies.append({**record, "id": new_id, "question": path[-1].paraphrase})
+        yield record, copies
+
+
+def pair_format(config: BuildConfig) -> str:
+    """Pairs are written as JSONL when they came as JSONL, else as TSV."""
+    return "jsonl" if detect_format(config.pairs) == "jsonl" else "tsv"
