@@ -2,6 +2,7 @@
 #   make demo    set everything up, then build a paraphrased test set from the bundled SQuAD-format example
 #                (the main job; no arguments, no shared data needed)
 #   make test    set everything up, then lint and run the tests
+#   make test-fast  set everything up, then run the tests not marked slow (no lint; under a minute)
 # Variables: PYTHON (interpreter for the venv), TORCH (pip spec installed first; on a GPU machine pass
 # e.g. TORCH="torch --index-url …" or pre-install your CUDA build).
 
@@ -11,7 +12,7 @@ BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup demo test lint clean
+.PHONY: setup demo test test-fast lint clean
 
 setup: $(VENV)/.installed
 
@@ -32,6 +33,9 @@ lint: setup
 
 test: lint
 	$(BIN)/python -m pytest -q
+
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not slow"
 
 clean:
 	rm -rf runs $(VENV) .pytest_cache .ruff_cache

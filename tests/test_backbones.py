@@ -9,7 +9,7 @@ pytest.importorskip("peft")
 
 from safetensors.torch import load_file  # noqa: E402
 from tiny_checkpoints import make_bart, make_bert, make_t5  # noqa: E402
-from toy_corpus import toy_texts, write_toy_corpus  # noqa: E402
+from toy_corpus import toy_texts, toy_train_config, write_toy_corpus  # noqa: E402
 
 from paraguide.model.backbone import load_checkpoint_model, load_checkpoint_tokenizer  # noqa: E402
 from paraguide.model.paraphraser import Paraphraser  # noqa: E402
@@ -32,20 +32,7 @@ def checkpoint(request, tmp_path_factory):
 
 
 def config(corpus, checkpoint, out, **kw):
-    base = dict(
-        train_file=str(corpus),
-        output_dir=str(out),
-        backbone=str(checkpoint),
-        batch_size=16,
-        lr=3e-3,
-        warmup_steps=10,
-        dropout=0.0,
-        eval_examples=16,
-        save_every=1000,
-        eval_every=1000,
-    )
-    base.update(kw)
-    return TrainConfig(**base)
+    return toy_train_config(corpus, out, **{"backbone": str(checkpoint), **kw})
 
 
 def same_where_both(old: torch.Tensor, new: torch.Tensor) -> bool:
@@ -66,6 +53,7 @@ def test_tokenizer_is_extended_and_the_question_keeps_its_tokens(checkpoint):
     assert model.get_input_embeddings().num_embeddings >= len(tokenizer)
 
 
+@pytest.mark.slow
 def test_full_fine_tuning_learns_the_toy_task_and_reloads(corpus, checkpoint, tmp_path):
     result = train(config(corpus, checkpoint, tmp_path / "m", max_steps=200))
     assert result["suggestion_inclusion"] >= 0.9, result
@@ -74,6 +62,7 @@ def test_full_fine_tuning_learns_the_toy_task_and_reloads(corpus, checkpoint, tm
     assert best.text == "what is the cheapest way to learn chess?" and best.includes_suggestion
 
 
+@pytest.mark.slow
 def test_lora_trains_adapters_copy_head_and_new_tokens_only(corpus, checkpoint, tmp_path):
     from paraguide.model.train import _build
 
@@ -106,6 +95,7 @@ def test_lora_trains_adapters_copy_head_and_new_tokens_only(corpus, checkpoint, 
     assert rows_changed == [] or set(rows_changed) <= set(tokenizer.convert_tokens_to_ids([SEP, EMPTY]))
 
 
+@pytest.mark.slow
 def test_lora_learns_the_toy_task(corpus, checkpoint, tmp_path):
     # A random "pretrained" backbone gives LoRA less to build on than a real one: all linear layers.
     cfg = config(corpus, checkpoint, tmp_path / "m", lora=True, lora_r=8, lora_target_modules="all-linear")
@@ -140,6 +130,7 @@ def test_checkpoints_that_are_not_local_safe_seq2seq_folders_are_refused(checkpo
         load_checkpoint_model(decoder_only, 100)
 
 
+@pytest.mark.slow
 def test_bert_encoder_checkpoint_warm_starts_encoder_and_decoder(corpus, tmp_path):
     # BERT2BERT (Rothe et al. 2020): a tiny BERT built here stands in for all-MiniLM-L6-v2.
     make_bert(tmp_path / "bert", toy_texts())

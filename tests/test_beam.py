@@ -11,6 +11,8 @@ from paraguide.model.incremental import IncrementalBartDecoder  # noqa: E402
 from paraguide.model.paraphraser import Paraphraser, default_model_path  # noqa: E402
 from paraguide.model.tokenizer import model_input  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every test decodes with the bundled model or compares with generate
+
 QUESTIONS = [
     ("fastest way", "how can i learn python quickly?"),
     (None, "why is the sky blue?"),

@@ -13,11 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
+from fakes import DictSource, ScriptedParaphraser, SpanSource, TableScorer
+from helpers import ROOT, shared
 
 from paraguide.cli import main
 from paraguide.data.squad import read_squad
-from paraguide.model.paraphraser import Paraphrase
-from paraguide.pipeline.build import BuildConfig, build_testset
+from paraguide.pipeline import BuildConfig, build_testset
 from paraguide.pipeline.generate import Item, QuestionParaphraser
 from paraguide.score import LexicalScorer
 from paraguide.score.filters import (
@@ -28,10 +29,8 @@ from paraguide.score.filters import (
     KeepsNames,
     SimilarityFilter,
 )
-from paraguide.suggest.base import Suggestion
 from paraguide.text.match import includes
 from paraguide.text.substitute import forms
-from tests.conftest import ROOT, shared
 
 EXAMPLE = ROOT / "examples" / "data" / "squad_en.json"
 EXAMPLE_PPDB = ROOT / "examples" / "data" / "ppdb_en.txt"
@@ -40,30 +39,9 @@ EXAMPLE_PPDB = ROOT / "examples" / "data" / "ppdb_en.txt"
 # ---- the composition, with a scripted paraphraser ---------------------------------------------------
 
 
-class ScriptedParaphraser:
-    """Replaces the first word the suggestion's rule names; records what it was asked."""
-
-    def __init__(self, outputs: dict[tuple[str, str | None], str]):
-        self.outputs, self.calls = outputs, []
-
-    def paraphrase(
-        self, questions, suggestions, num_beams=4, batch_size=32, matched=None, num_return_sequences=1
-    ):
-        self.calls.append(list(zip(questions, suggestions, strict=True)))
-        return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
-
-
-class DictSource:
-    name = "dict"
-
-    def __init__(self, table: dict[str, list[str]]):
-        self.table = table
-
-    def suggest(self, questions, top_k=None):
-        return [
-            [Suggestion(s, "", None, 1.0, self.name) for s in self.table.get(q, [])][:top_k]
-            for q in questions
-        ]
+def _json(outcomes):
+    """Outcomes as their shard records (Outcome.to_json), which the assertions below read."""
+    return [o.to_json() for o in outcomes]
 
 
 def composition(outputs, table, steps=1, top_k=3, threshold=0.3):
@@ -78,32 +56,6 @@ def composition(outputs, table, steps=1, top_k=3, threshold=0.3):
     )
     paraphraser = ScriptedParaphraser(outputs)
     return QuestionParaphraser(paraphraser, DictSource(table), chain, top_k=top_k, steps=steps), paraphraser
-
-
-class SpanSource:
-    """Suggestions that know the span they replace, like WordNet's: {question: [(text, matched, span)]}."""
-
-    name = "spans"
-
-    def __init__(self, table):
-        self.table = table
-
-    def suggest(self, questions, top_k=None):
-        return [
-            [Suggestion(t, m, span, 1.0, self.name) for t, m, span in self.table.get(q, [])][:top_k]
-            for q in questions
-        ]
-
-
-class TableScorer:
-    name = "table"
-
-    def __init__(self, scores):
-        self.scores, self.calls = scores, 0
-
-    def score(self, pairs):
-        self.calls += 1
-        return [self.scores.get(b, 0.0) for _, b in pairs]
 
 
 def test_in_place_candidates_and_suggestions_ranked_in_place():
@@ -122,7 +74,7 @@ def test_in_place_candidates_and_suggestions_ranked_in_place():
     paraphraser = ScriptedParaphraser(outputs)
     generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=3, in_place=True,
                                    ranker=ranker, rank_threshold=0.9)  # fmt: skip
-    got = generate([Item("a", q1), Item("b", q2)])
+    got = _json(generate([Item("a", q1), Item("b", q2)]))
     assert ranker.calls == 1  # one batch for every question's suggestions
     assert paraphraser.calls == [[(q1, "plan"), (q2, "establish")]]  # "intend" fell below the threshold
     assert (got[0]["paraphrase"], got[0]["origin"]) == ("Who planned the music hall?", "in_place")
@@ -131,7 +83,7 @@ def test_in_place_candidates_and_suggestions_ranked_in_place():
     # the paraphraser wrote the in-place question itself (up to case): both pass, the in-place one is chosen
     assert (got[1]["paraphrase"], got[1]["origin"]) == ("When did Germany establish the colony?", "in_place")
     none = QuestionParaphraser(paraphraser, SpanSource(table), chain, ranker=ranker, rank_threshold=1.0)
-    [dropped] = none([Item("a", q1)])
+    [dropped] = _json(none([Item("a", q1)]))
     assert dropped["stage"] == "suggestion"
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
 
@@ -157,7 +109,7 @@ def test_a_unions_first_source_is_preferred_among_accepted_candidates():
         for source in (SpanSource(table), Tiered(table)):
             generate = QuestionParaphraser(None, source, chain, top_k=2, nbest=0, in_place=True, ranker=ranker,
                                            rank_threshold=0.9, seed=seed)  # fmt: skip
-            [got] = generate([Item("a", q)])
+            [got] = _json(generate([Item("a", q)]))
             assert got["accepted"] == 2  # both tried and accepted; which one is chosen:
             chosen.add((source.name, got["paraphrase"]))
     # without tiers, either at random (by seed); with them, always the first source's
@@ -175,7 +127,7 @@ def test_in_place_candidates_alone_run_no_paraphraser():
     table = {q1: [("plan", "designed", (1, 2))], q2: [("thing", "it", (9, 10))]}  # q2's span is not in it
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
     generate = QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True)
-    got = generate([Item("a", q1), Item("b", q2)])
+    got = _json(generate([Item("a", q1), Item("b", q2)]))
     assert (got[0]["paraphrase"], got[0]["origin"], got[0]["candidates"]) == (
         "Who planned the music hall?",
         "in_place",
@@ -253,7 +205,7 @@ def test_each_question_is_selected_or_says_where_it_fell_out():
     table.update({q["far"]: ["height"], q["name"]: ["create"]})
     generate, _ = composition(outputs, table)
     items = [Item(k, v, answer="Paris" if k == "leak" else None) for k, v in q.items()]
-    got = {o["key"]: o for o in generate(items)}
+    got = {o["key"]: o for o in _json(generate(items))}
     assert (
         got["ok"]["status"] == "selected" and got["ok"]["paraphrase"] == "what is the biggest city in spain?"
     )
@@ -275,7 +227,7 @@ def test_steps_feed_the_previous_output_and_compare_with_the_original():
     outputs = {(source, "fast"): first, (first, "master"): second}
     table = {source: ["fast"], first: ["fast", "master"]}  # "fast" is used already: step 2 skips it
     generate, paraphraser = composition(outputs, table, steps=3)
-    [out] = generate([Item("q", source)])
+    [out] = _json(generate([Item("q", source)]))
     assert out["status"] == "selected" and out["step"] == 2 and out["paraphrase"] == second
     assert [s["suggestion"] for s in out["steps"]] == ["fast", "master"]
     assert paraphraser.calls == [[(source, "fast")], [(first, "master")]]  # step 3: no fresh suggestion
@@ -289,8 +241,8 @@ def test_choice_among_accepted_is_seeded_per_question():
     for seed in range(8):
         generate, _ = composition(outputs, table)
         generate.seed = seed
-        alone = generate([Item("q", source)])[0]["paraphrase"]
-        among = generate([Item("x", "Who?"), Item("q", source)])[1]["paraphrase"]
+        alone = _json(generate([Item("q", source)]))[0]["paraphrase"]
+        among = _json(generate([Item("x", "Who?"), Item("q", source)]))[1]["paraphrase"]
         assert alone == among  # the choice does not depend on the batch
         picks.add(alone)
     assert len(picks) > 1
@@ -321,6 +273,7 @@ def same(a: dict, b: dict) -> bool:
     return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
 
 
+@pytest.mark.slow
 def test_testset_files_side_by_side(tmp_path):
     out = squad_testset(tmp_path, "out", "--top-k", "5", "--chunk-size", "5", "--fluency", "bundled")
     para, para_header = read_squad(out / "paraphrased.json")
@@ -360,6 +313,7 @@ def test_testset_files_side_by_side(tmp_path):
         assert (again / name).read_bytes() == (out / name).read_bytes()
 
 
+@pytest.mark.slow
 def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, capsys):
     out = squad_testset(tmp_path, "out", "--chunk-size", "12")
     assert run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out)) == 1
@@ -374,6 +328,7 @@ def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, c
     assert contents(out) == before
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     reference = squad_testset(tmp_path, "reference", "--chunk-size", "2")
     out = tmp_path / "killed"
@@ -400,6 +355,7 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert len(keys) == len(set(keys)) == 24  # no question lost or written twice
 
 
+@pytest.mark.slow
 def test_augment_merges_paraphrases_after_their_originals(tmp_path):
     out = tmp_path / "aug"
     args = ["augment", "--quiet", "--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}"]
@@ -447,6 +403,7 @@ def test_augment_merges_paraphrases_after_their_originals(tmp_path):
     assert sum(given[:-1]) < 8 <= sum(given)
 
 
+@pytest.mark.slow
 def test_pairs_keep_labels_and_both_sides(tmp_path, write):
     pairs = write(
         "pairs.tsv",
@@ -505,6 +462,7 @@ def test_bad_squad_is_named(tmp_path, write, capsys):
     assert "duplicate question id" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_dureader_robust_in_chinese(tmp_path):
     dev = shared("dureader_robust/dev.json")
     shared("zh_cilin/hit_cilin_extended.utf8.txt")
@@ -526,6 +484,7 @@ def test_dureader_robust_in_chinese(tmp_path):
     assert sum(summary["fell_out"].values()) + summary["selected"] == 12
 
 
+@pytest.mark.slow
 def test_adversarial_uses_context_chunks(tmp_path):
     config = BuildConfig(
         out=str(tmp_path / "adv"),
@@ -562,6 +521,7 @@ def launch(args: list[str], processes: int) -> None:
     assert result.returncode == 0, result.stderr[-3000:]
 
 
+@pytest.mark.slow
 def test_two_processes_give_the_files_of_one(tmp_path):
     base = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--chunk-size", "3", "--top-k", "4"]
     launch(["build-testset", *base, "--out", str(tmp_path / "one")], 1)
@@ -578,6 +538,7 @@ def test_two_processes_give_the_files_of_one(tmp_path):
     assert json.loads((tmp_path / "aug2" / "summary.json").read_text())["written"] == 3
 
 
+@pytest.mark.slow
 def test_lcqmc_pairs_in_chinese_both_sides(tmp_path):
     dev = shared("lcqmc/dev.tsv")
     shared("zh_cilin/hit_cilin_extended.utf8.txt")

@@ -74,6 +74,7 @@ def test_prepare_end_to_end(tmp_path, capsys):
     assert rows[0]["suggestion"] == "quickest way"
 
 
+@pytest.mark.slow
 def test_bad_input_exits_non_zero_with_location(tmp_path):
     pairs = tmp_path / "bad.tsv"
     pairs.write_text("a?\tb?\nno tab here\n")

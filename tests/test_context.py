@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import SHARED
+from helpers import SHARED
 
 from paraguide.suggest.context import ContextChunks, EntityFinder, chunk, sentences
 

@@ -55,6 +55,7 @@ def exact_copies(model):
     return (greedy(model, x)[:, 1 : 1 + y.size(1)] == y).all(1).float().mean().item()
 
 
+@pytest.mark.slow
 def test_copy_learns_rare_tokens_where_the_same_model_without_copy_does_not():
     def batches(g):
         return copy_batch(g, 32, int(torch.randint(5, 9, (1,), generator=g)))
@@ -67,6 +68,7 @@ def test_copy_learns_rare_tokens_where_the_same_model_without_copy_does_not():
     assert exact_copies(without) <= 0.05
 
 
+@pytest.mark.slow
 def test_output_uses_the_suggestion():
     torch.manual_seed(0)
     model = train(build_model("tiny", vocab_size=VOCAB, dropout=0.0), lambda g: suggestion_batch(g, 32), 250)
@@ -145,6 +147,7 @@ def test_shift_right():
     assert shift_right(labels, 0, 0).tolist() == [[0, 5, 6], [0, 7, 1]]
 
 
+@pytest.mark.slow
 def test_save_load_gives_identical_generations(tmp_path):
     torch.manual_seed(0)
     model = train(build_model("tiny", vocab_size=VOCAB, dropout=0.0), lambda g: copy_batch(g, 16, 5), 20)

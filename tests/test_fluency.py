@@ -42,6 +42,7 @@ def tiny_lm(tmp_path_factory):
     return path, lm, curve, held
 
 
+@pytest.mark.slow
 def test_a_tiny_lm_learns_its_language_and_prefers_it_to_scrambled_questions(tiny_lm):
     path, _, curve, held = tiny_lm
     assert curve[-1]["heldout_loss"] < 0.5 * curve[0]["heldout_loss"]
@@ -59,6 +60,7 @@ def test_a_tiny_lm_learns_its_language_and_prefers_it_to_scrambled_questions(tin
     assert scorer.score([(q, " ".join(words[:2] + words[1:]) + "?")])[0] < 0
 
 
+@pytest.mark.slow
 def test_save_and_load_give_identical_scores(tiny_lm, tmp_path):
     path, lm, _, held = tiny_lm
     first = QuestionLM.from_pretrained(path)
@@ -68,6 +70,7 @@ def test_save_and_load_give_identical_scores(tiny_lm, tmp_path):
     assert sorted(p.name for p in path.iterdir()) == ["config.json", "model.safetensors", "spiece.model"]
 
 
+@pytest.mark.slow
 def test_fluency_filter_drops_with_its_own_reason_and_keeps_the_score(tiny_lm):
     path, *_ = tiny_lm
     scorer = load_scorer(f"fluency:{path}")
@@ -154,6 +157,7 @@ ZH = [
 MISSES_ALLOWED = {"en": 0, "zh": 3}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, cases", [("en", EN), ("zh", ZH)])
 def test_bundled_lm_ranks_real_paraphrases_above_their_corruptions(lang, cases):
     try:
@@ -167,6 +171,7 @@ def test_bundled_lm_ranks_real_paraphrases_above_their_corruptions(lang, cases):
     assert len(misses) <= MISSES_ALLOWED[lang], misses
 
 
+@pytest.mark.slow
 def test_score_command_gives_relative_fluency(tiny_lm, tmp_path, capsys):
     path, *_ = tiny_lm
     pairs = tmp_path / "pairs.tsv"

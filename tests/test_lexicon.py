@@ -3,7 +3,7 @@
 import gzip
 
 import pytest
-from conftest import shared
+from helpers import shared
 
 from paraguide.errors import DataError
 from paraguide.suggest import load_source
@@ -194,6 +194,7 @@ def test_ppdb_defaults_to_the_shared_synonym_pairs(monkeypatch, tmp_path):
     assert [(s.text, s.matched) for s in suggestions] == [("biggest", "largest")]
 
 
+@pytest.mark.slow
 def test_shared_wordnet_and_cilin(tmp_path, monkeypatch):
     monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
     wn = WordNet(shared("open_english_wordnet/yaml"))

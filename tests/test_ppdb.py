@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import shared
+from helpers import shared
 
 from paraguide.errors import DataError
 from paraguide.suggest.ppdb import PPDB, build_index, detect_format, read_rules
@@ -266,6 +266,7 @@ def _naive_suggest(rules, question, stopwords, threshold, relations, top_k):
     return [(k[2], k[3], k[4], round(-k[0], 4), k[5]) for k in sorted(best.values())[:top_k]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("relations", [None, {"Equivalence"}])
 def test_suggestions_equal_a_plain_reference_on_random_rules(tmp_path, monkeypatch, relations):
     # Random rules over a small vocabulary (so that n-grams hit, rules repeat with other scores and

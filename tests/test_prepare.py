@@ -106,6 +106,7 @@ def test_prepare_rules_hold(pair_file, tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_same_output_for_any_number_of_workers_and_runs(pair_file, tmp_path):
     outs = []
     for i, workers in enumerate((1, 2, 2)):

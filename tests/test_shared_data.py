@@ -9,12 +9,13 @@ import itertools
 import json
 
 import pytest
-from conftest import shared
+from helpers import shared
 
 from paraguide.data import OffsetReport, read_pairs, read_squad, repair_offsets, write_squad
 from paraguide.pipeline.prepare import PrepareConfig, check_prepared, prepare
 
 
+@pytest.mark.slow
 def test_squad_dev_round_trips_identically(tmp_path):
     path = shared("squad_v1.1/dev-v1.1.json.gz")
     records, header = read_squad(path)
@@ -75,6 +76,7 @@ def _slice(src, dst, n):
     return dst
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("relative", "lang"),
     [("quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz", "en"), ("lcqmc/train.tsv.gz", "zh")],

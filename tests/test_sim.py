@@ -41,6 +41,7 @@ def evaluation_pairs():
     return pos + neg, [1] * len(pos) + [0] * len(neg)
 
 
+@pytest.mark.slow
 def test_sim_learns_to_separate_paraphrases_and_round_trips(tmp_path):
     pairs, labels = evaluation_pairs()
     config = SimConfig(dim=32, vocab_size=400, batch_size=16, megabatch=2, epochs=30, lr=0.01, margin=0.4)

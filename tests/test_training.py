@@ -13,10 +13,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("accelerate")
 
 from safetensors.torch import load_file  # noqa: E402
-from toy_corpus import write_replace_corpus, write_toy_corpus  # noqa: E402
+from toy_corpus import toy_train_config, write_replace_corpus, write_toy_corpus  # noqa: E402
 
 from paraguide.model.paraphraser import Paraphraser, includes  # noqa: E402
-from paraguide.model.train import TrainConfig, epoch_batches, example_length, train  # noqa: E402
+from paraguide.model.train import epoch_batches, example_length, train  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -25,21 +25,7 @@ def corpus(tmp_path_factory):
 
 
 def tiny(corpus, out, **kw):
-    base = dict(
-        train_file=str(corpus),
-        output_dir=str(out),
-        size="tiny",
-        vocab_size=300,
-        batch_size=16,
-        lr=3e-3,
-        warmup_steps=10,
-        dropout=0.0,
-        eval_examples=16,
-        save_every=1000,
-        eval_every=1000,
-    )
-    base.update(kw)
-    return TrainConfig(**base)
+    return toy_train_config(corpus, out, **{"size": "tiny", "vocab_size": 300, **kw})
 
 
 def test_epoch_batches_are_deterministic_and_cover_everything():
@@ -68,6 +54,7 @@ def test_batches_sorted_by_the_longer_side_pad_less_than_by_the_sum():
     assert by_max < 0.9 * by_sum
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
     reason="keep_freed_memory tunes glibc's malloc (Linux)",
@@ -104,6 +91,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
     assert faults["default"] > 50_000 and faults["keep"] < 1_000, faults
 
 
+@pytest.mark.slow
 def test_train_writes_a_model_that_learns_and_uses_suggestions(corpus, tmp_path):
     result = train(tiny(corpus, tmp_path / "m", max_steps=150))
     for name in ("model.safetensors", "config.json", "tokenizer.json", "all_results.json", "metrics.jsonl"):
@@ -120,8 +108,18 @@ def test_train_writes_a_model_that_learns_and_uses_suggestions(corpus, tmp_path)
     assert out[0][0].text == "what is the cheapest way to learn chess?" and out[0][0].includes_suggestion
     assert out[1][0].suggestion == "" and not out[1][0].includes_suggestion
     assert out[0][0].score >= out[0][1].score
+    # save_pretrained / from_pretrained round-trip: the same paraphrases and scores
+    paraphraser.save_pretrained(tmp_path / "saved")
+    again = Paraphraser.from_pretrained(tmp_path / "saved", device="cpu").paraphrase(
+        ["how can i learn chess?", "how can i learn piano?"],
+        ["cheapest way", None],
+        num_beams=2,
+        num_return_sequences=2,
+    )
+    assert [[(p.text, p.score) for p in x] for x in again] == [[(p.text, p.score) for p in x] for x in out]
 
 
+@pytest.mark.slow
 def test_replace_format_learns_which_phrase_the_suggestion_replaces(tmp_path):
     corpus = write_replace_corpus(tmp_path)
     config = tiny(
@@ -139,6 +137,7 @@ def test_replace_format_learns_which_phrase_the_suggestion_replaces(tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_early_stopping_keeps_the_best_evaluation(corpus, tmp_path):
     # lr far too high: held-out loss rises after the first evaluations, and training stops
     result = train(
@@ -151,6 +150,7 @@ def test_early_stopping_keeps_the_best_evaluation(corpus, tmp_path):
     assert result["heldout_loss"] == best["heldout_loss"]  # the saved model is the best one
 
 
+@pytest.mark.slow
 def test_max_minutes_ends_a_complete_run_early(corpus, tmp_path):
     # A zero budget is spent after the first step; the run still evaluates and saves like a finished one.
     result = train(tiny(corpus, tmp_path / "m", max_steps=50, max_minutes=0, patience=2))
@@ -160,6 +160,7 @@ def test_max_minutes_ends_a_complete_run_early(corpus, tmp_path):
     assert json.loads((tmp_path / "m" / "all_results.json").read_text())["step"] == 1
 
 
+@pytest.mark.slow
 def test_resume_equals_an_uninterrupted_run(corpus, tmp_path):
     train(tiny(corpus, tmp_path / "full", max_steps=12, save_every=4))
 
@@ -183,6 +184,7 @@ def test_resume_equals_an_uninterrupted_run(corpus, tmp_path):
     assert all(torch.equal(full[k], resumed[k]) for k in full)
 
 
+@pytest.mark.slow
 def test_two_processes_with_accelerate_on_cpu(corpus, tmp_path):
     env = dict(os.environ, OMP_NUM_THREADS="1")
     cmd = [
@@ -229,6 +231,7 @@ def test_includes():
     assert includes("学游泳最快的方法是什么", "最快") and not includes("anything", "")
 
 
+@pytest.mark.slow
 def test_paraphrase_command_reads_files_and_writes_jsonl(corpus, tmp_path):
     from paraguide.cli import main
 
@@ -262,6 +265,7 @@ def test_paraphrase_command_errors(tmp_path, capsys):
     assert "no model folder" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_init_from_continues_a_trained_model(corpus, tmp_path):
     first = train(tiny(corpus, tmp_path / "a", max_steps=60))
     config = tiny(corpus, tmp_path / "b", max_steps=60, init_from=str(tmp_path / "a"), input_format="replace")

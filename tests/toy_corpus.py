@@ -69,3 +69,13 @@ def write_replace_corpus(folder):
     for name, part in (("train.jsonl", rows[:560]), ("train.heldout.jsonl", rows[560:])):
         (folder / name).write_text("".join(json.dumps(r) + "\n" for r in part))
     return folder / "train.jsonl"
+
+
+def toy_train_config(corpus, out, **kw):
+    """A quick TrainConfig for the toy corpus: small batches, a high learning rate, no dropout, rare
+    checkpoints; ``kw`` overrides or adds (size, backbone ...)."""
+    from paraguide.model.train import TrainConfig
+
+    base = dict(train_file=str(corpus), output_dir=str(out), batch_size=16, lr=3e-3, warmup_steps=10, dropout=0.0,
+                eval_examples=16, save_every=1000, eval_every=1000)  # fmt: skip
+    return TrainConfig(**{**base, **kw})

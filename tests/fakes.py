@@ -1,0 +1,59 @@
+"""Fake pipeline components for tests: a scripted paraphraser, suggestion sources from a table, and a
+scorer from a table. Tests import them as `from fakes import ...` (pytest puts tests/ on sys.path)."""
+
+from __future__ import annotations
+
+from paraguide.model.paraphraser import Paraphrase
+from paraguide.suggest.base import Suggestion
+
+
+class ScriptedParaphraser:
+    """Replaces the first word the suggestion's rule names; records what it was asked."""
+
+    def __init__(self, outputs: dict[tuple[str, str | None], str]):
+        self.outputs, self.calls = outputs, []
+
+    def paraphrase(
+        self, questions, suggestions, num_beams=4, batch_size=32, matched=None, num_return_sequences=1
+    ):
+        self.calls.append(list(zip(questions, suggestions, strict=True)))
+        return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
+
+
+class DictSource:
+    name = "dict"
+
+    def __init__(self, table: dict[str, list[str]]):
+        self.table = table
+
+    def suggest(self, questions, top_k=None):
+        return [
+            [Suggestion(s, "", None, 1.0, self.name) for s in self.table.get(q, [])][:top_k]
+            for q in questions
+        ]
+
+
+class SpanSource:
+    """Suggestions that know the span they replace, like WordNet's: {question: [(text, matched, span)]}."""
+
+    name = "spans"
+
+    def __init__(self, table):
+        self.table = table
+
+    def suggest(self, questions, top_k=None):
+        return [
+            [Suggestion(t, m, span, 1.0, self.name) for t, m, span in self.table.get(q, [])][:top_k]
+            for q in questions
+        ]
+
+
+class TableScorer:
+    name = "table"
+
+    def __init__(self, scores):
+        self.scores, self.calls = scores, 0
+
+    def score(self, pairs):
+        self.calls += 1
+        return [self.scores.get(b, 0.0) for _, b in pairs]

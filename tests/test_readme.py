@@ -1,0 +1,30 @@
+"""README's Python API section runs as written: its examples are doctests, outputs compared exactly."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from helpers import ROOT, shared
+
+pytestmark = pytest.mark.slow
+
+
+def _section(title: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"## {title}")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_python_api_section_runs(tmp_path, monkeypatch):
+    shared("open_english_wordnet")  # the English default source (WordNet & PPDB) and Chinese Cilin
+    shared("zh_cilin")
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # the snippets' relative paths; outputs go to tmp
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(_section("Python API"), {}, "README", "README.md", 0)
+    assert len(test.examples) >= 15
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0, "a README example printed something else (see above)"
+    assert (tmp_path / "runs" / "api-paraphraser" / "model.safetensors").exists()
