@@ -448,6 +448,7 @@ def _run_build(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``paraguide`` parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="paraguide",
         formatter_class=_formatter,
@@ -468,6 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv``); returns the exit status (errors: 1, with a message)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -75,7 +75,6 @@ class GeneratorConfig:
     threshold: float | None = option(
         "similarity threshold (default: the scorer's calibrated one for the use)"
     )
-    # Off by default: two blind readings of SQuAD dev test sets found no gain from it yet (docs/build.md).
     fluency: str = option(
         "fluency filter: off, bundled (the question LM of --lang) or an LM folder; off by default, since two "
         "blind readings found no gain from it yet (docs/build.md)",
@@ -206,6 +205,7 @@ class BuildConfig(GeneratorConfig):
         super().__post_init__()
 
     def check(self) -> None:
+        """Raise ValueError naming the option that cannot work (the input, mode and counts too)."""
         if (self.squad is None) == (self.pairs is None):
             raise ValueError("give exactly one input: --squad FILE or --pairs FILE")
         if self.adversarial and self.pairs:

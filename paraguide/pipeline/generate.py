@@ -208,11 +208,11 @@ class QuestionParaphraser:
             if accepted:
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
                 # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted
-                # about half of those and one in seven of the paraphraser's (docs/build.md).
+                # far more of those (docs/build.md).
                 placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
                 pool = placed_ok or accepted
                 # and one of a union's first source (A|B prefers A: the defaults' question-word swaps, which
-                # readers accepted 167 of 167 times in English, before synonyms, 82 of 133)
+                # readers accepted nearly every time, before synonyms; docs/build.md)
                 best = min(_tier(c) for c in pool)
                 pool = [c for c in pool if _tier(c) == best]
                 pick = pool[rng.randrange(len(pool))]

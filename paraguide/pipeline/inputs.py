@@ -27,6 +27,8 @@ SIDES = ("a", "b", "both")
 
 @dataclass
 class InputReport:
+    """What reading the input found: questions, answers checked, offsets located, empty answers."""
+
     questions: int = 0
     answers_checked: int = 0
     answer_offsets_located: int = 0  # wrong or -1 answer_start, text found in the context
@@ -34,6 +36,7 @@ class InputReport:
     located_examples: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
+        """JSON-ready, with at most 20 example ids."""
         return {
             "questions": self.questions,
             "answers_checked": self.answers_checked,

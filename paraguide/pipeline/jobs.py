@@ -177,6 +177,7 @@ class ParaphraseJob:
     )
 
     def items(self) -> list[QuestionInput]:
+        """The inputs: the question with each suggestion, or the file's lines (ValueError if neither or both)."""
         if bool(self.question) == bool(self.input):
             raise ValueError("give either a question or --input FILE")
         if self.input:
@@ -188,6 +189,7 @@ class ParaphraseJob:
         return [QuestionInput(self.question, s, r) for s, r in zip(suggestions, replaces, strict=True)]
 
     def run(self) -> list[list]:
+        """Load the model and write the paraphrases; returns them per input."""
         from paraguide.model.paraphraser import Paraphraser, default_model_path
 
         items = self.items()
@@ -230,6 +232,7 @@ class SuggestJob:
     ner: str | None = option("context: an installed spaCy NER pipeline to type answers (default: rules)")
 
     def run(self) -> tuple[int, int]:
+        """Write the suggestions; returns (questions with any suggestion, questions)."""
         from paraguide.suggest import load_source
 
         # every option goes to load_source, and each source takes those it uses
@@ -257,6 +260,7 @@ class ScoreJob:
     batch_size: int = option("pairs per batch", 1024)
 
     def run(self) -> dict | None:
+        """Write the scores; returns ROC-AUC and best accuracy for labelled pairs, else None."""
         from paraguide.score import load_scorer
 
         scorer = load_scorer(self.scorer, lang=self.lang)

@@ -93,6 +93,7 @@ class PrepareConfig:
     max_phrase: int = option("longest alignment phrase in tokens", 4)
 
     def check(self) -> None:
+        """Raise ValueError naming the option that cannot work."""
         check_lang(self.lang)
         if self.suggestions not in METHODS:
             raise ValueError(f"suggestions must be one of {', '.join(METHODS)}, got {self.suggestions!r}")
@@ -105,12 +106,15 @@ class PrepareConfig:
 
 @dataclass
 class Stage:
+    """One filter of the corpus builder and how many examples it let in and out."""
+
     name: str
     inputs: int = 0
     dropped: int = 0
 
     @property
     def outputs(self) -> int:
+        """Examples that passed."""
         return self.inputs - self.dropped
 
 

@@ -40,10 +40,12 @@ class Choice:
     accepted: int  # of which the filters accepted
 
     def to_json(self) -> dict:
+        """A JSON-ready dict of the fields."""
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict) -> Choice:
+        """The inverse of :meth:`to_json`."""
         return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
 
@@ -63,18 +65,22 @@ class Outcome:
 
     @property
     def selected(self) -> bool:
+        """Whether a paraphrase was accepted."""
         return bool(self.steps)
 
     @property
     def status(self) -> str:
+        """Either "selected" or "dropped"."""
         return "selected" if self.steps else "dropped"
 
     @property
     def chosen(self) -> Choice:
+        """The last step's choice (selected outcomes only)."""
         return self.steps[-1]
 
     @property
     def paraphrase(self) -> str:
+        """The accepted paraphrase (selected outcomes only)."""
         return self.chosen.paraphrase
 
     def paths(self) -> list[list[Choice]]:
@@ -104,6 +110,7 @@ class Outcome:
 
     @classmethod
     def from_json(cls, data: dict) -> Outcome:
+        """The inverse of :meth:`to_json` (a shard line's result)."""
         drops = dict(data.get("candidate_drops", {}))
         if data["status"] == "dropped":
             return cls(data["key"], stage=data["stage"], reason=data["reason"],

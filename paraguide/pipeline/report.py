@@ -35,6 +35,7 @@ class RunReport:
             self.drop(key, outcome.stage, outcome.reason)
 
     def drop(self, key: str, stage: str, reason: str) -> None:
+        """A row for a question that fell out at ``stage`` (also the builders' own stages, e.g. sampling)."""
         self.accounting.append({"id": key, "status": "dropped", "stage": stage, "reason": reason})
 
     def paraphrase(self, new_id, original_id, original: str, path: list[Choice]) -> None:
@@ -75,6 +76,7 @@ class RunReport:
         return summary
 
     def summary(self, outcomes: list[Outcome]) -> dict:
+        """Counts per stage (a funnel that adds up to the input questions), candidates and components."""
         config, accounting = self.config, self.accounting
         stages = stage_names(self.generator.filters)
         fell_out = Counter(row["stage"] for row in accounting if row["status"] == "dropped")

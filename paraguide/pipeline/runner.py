@@ -52,12 +52,14 @@ class Progress:
         self.bar.update(questions)
 
     def update(self, outcomes: list[Outcome], scale: int = 1) -> None:
+        """Count a chunk's outcomes (``scale``: chunks done at once by all processes)."""
         self.seen += len(outcomes)
         self.selected += sum(o.selected for o in outcomes)
         self.bar.update(len(outcomes) * scale)
         self.bar.set_postfix(accepted=f"{self.selected / max(1, self.seen):.1%}", refresh=False)
 
     def close(self) -> None:
+        """End the bar."""
         self.bar.close()
 
 
@@ -90,6 +92,7 @@ class ChunkRunner:
 
     @property
     def components(self) -> dict:
+        """What the generator is made of (the summary's ``components``)."""
         return self.generator.components
 
     def run_config(self) -> dict:

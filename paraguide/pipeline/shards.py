@@ -113,6 +113,7 @@ class ShardWriter:
         self._f = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed in close())
 
     def write_chunk(self, chunk: int, results: Iterable[dict]) -> None:
+        """Append a chunk's results and its end marker, flushed and fsynced: on disk once this returns."""
         results = list(results)
         lines = [json.dumps({"chunk": chunk, "result": r}, ensure_ascii=False) for r in results]
         lines.append(json.dumps({"chunk_done": chunk, "results": len(results)}))
@@ -121,6 +122,7 @@ class ShardWriter:
         os.fsync(self._f.fileno())  # a chunk reported done is on disk
 
     def close(self) -> None:
+        """Close the shard file."""
         self._f.close()
 
     def __enter__(self) -> ShardWriter:
