@@ -12,7 +12,7 @@ import pytest
 from helpers import shared
 
 from paraguide.errors import DataError
-from paraguide.suggest.ppdb import PPDB, build_index, detect_format, read_rules
+from paraguide.suggest.ppdb import PPDB, build_index, detect_rule_format, read_rules
 
 # PPDB 2.0 rule lines (the real layout; the phrases are the project's own).
 RULES = """\
@@ -40,7 +40,7 @@ def rules(tmp_path, monkeypatch):
 
 
 def test_rules_are_read_with_score_and_relation(rules):
-    assert detect_format(rules) == "ppdb"
+    assert detect_rule_format(rules) == "ppdb"
     got = list(read_rules(rules))
     assert got[0] == ("car", "automobile", 3.61, "Equivalence")
     assert got[4] == ("fix a car", "repair an automobile", 4.02, "Equivalence")
@@ -95,12 +95,12 @@ def test_word_pairs_and_human_labels(tmp_path, monkeypatch):
     monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
     pairs = tmp_path / "synonyms.txt"
     pairs.write_text("quick fast\nbig large")
-    assert detect_format(pairs) == "pairs"
+    assert detect_rule_format(pairs) == "pairs"
     [found] = PPDB(pairs, progress=False).suggest(["a fast and large car"])
     assert sorted(s.text for s in found) == ["big", "quick"] and {s.score for s in found} == {1.0}
     human = tmp_path / "ppdb-sample.tsv"
     human.write_text("4.6\t[NN]\tcar\tautomobile\t5,5,4,5,4\n1.4\t[NN]\tcar\tbanana\t1,1,2,1,2\n")
-    assert detect_format(human) == "human"
+    assert detect_rule_format(human) == "human"
     [found] = PPDB(human, progress=False).suggest(["my car"])
     assert [(s.text, s.score) for s in found] == [("automobile", 0.9)]  # banana: (1.4 - 1) / 4 < 0.25
 

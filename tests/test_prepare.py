@@ -154,6 +154,14 @@ def test_similarity_floor_uses_any_scorer(tmp_path):
     assert report["pair_filters"][-1] == {"filter": "min similarity", "in": 2, "out": 1, "dropped": 1}
     with pytest.raises(ValueError, match="needs a scorer"):
         prepare([path], tmp_path / "x.jsonl", config)
+    # a paraguide scorer works as it is (score(pairs))
+    from paraguide.score import LexicalScorer
+
+    config.min_similarity = 0.5  # word overlap 0.67 and 0.36
+    report = prepare(
+        [path], tmp_path / "lex.jsonl", config, scorer=LexicalScorer("word_overlap"), progress=False
+    )
+    assert report["pair_filters"][-1] == {"filter": "min similarity", "in": 2, "out": 1, "dropped": 1}
 
 
 def test_unique_suggestions_per_source(tmp_path):

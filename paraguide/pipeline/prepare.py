@@ -39,10 +39,11 @@ from paraguide.text.stopwords import load_stopwords
 from paraguide.text.tokenize import check_lang, tokenize
 
 METHODS = ("textrank", "alignment")
-EMPTY = ""
+NO_SUGGESTION = ""  # an example's suggestion when it has none (the model's input then uses <empty>)
 
-# A similarity scorer takes the two sides of a batch of pairs and returns one score per pair.
-Scorer = Callable[[list[str], list[str]], Sequence[float]]
+# The similarity floor's scorer: a paraguide scorer (``score(pairs)``, e.g. load_scorer("embedding")), or a
+# function of the two sides of a batch of pairs; either returns one score per pair.
+PairScorer = Callable[[list[str], list[str]], Sequence[float]]
 
 
 @dataclass
@@ -218,7 +219,7 @@ def prepare(
     pair_files: Iterable[str | os.PathLike],
     out: str | os.PathLike,
     config: PrepareConfig | None = None,
-    scorer: Scorer | None = None,
+    scorer: PairScorer | None = None,
     progress: bool = True,
 ) -> dict:
     """Build ``out`` (and its held-out split and stats report) from the pair files; returns the report."""
@@ -285,7 +286,10 @@ def prepare(
         scores: list[float] = []
         for i in range(0, len(kept), 1024):
             batch = kept[i : i + 1024]
-            scores.extend(float(s) for s in scorer([k.a for k in batch], [k.b for k in batch]))
+            if hasattr(scorer, "score"):  # a paraguide scorer
+                scores.extend(float(s) for s in scorer.score([(k.a, k.b) for k in batch]))
+            else:
+                scores.extend(float(s) for s in scorer([k.a for k in batch], [k.b for k in batch]))
         kept = [
             k
             for k, s in zip(kept, scores, strict=True)
@@ -382,7 +386,7 @@ def _assign(examples: list[_Example], config: PrepareConfig, rng: random.Random)
         if len(natural) < wanted and e.source not in empty_sources:
             empty_sources.add(e.source)
             natural.append(e)
-            e.suggestion, e.method = EMPTY, "empty"
+            e.suggestion, e.method = NO_SUGGESTION, "empty"
     dropped["no candidate, beyond the empty share"] = len(without) - len(natural)
 
     wanted = round(share * (len(with_candidate) + len(natural))) - len(natural)
@@ -395,7 +399,7 @@ def _assign(examples: list[_Example], config: PrepareConfig, rng: random.Random)
         e = with_candidate[i]
         if e.source not in empty_sources:
             empty_sources.add(e.source)
-            e.suggestion, e.method = EMPTY, "empty"
+            e.suggestion, e.method = NO_SUGGESTION, "empty"
             replaced += 1
     return {
         "examples": len(examples),
@@ -438,7 +442,7 @@ def _report(config, files, bad, stages, pair_counts, selection, splits, paths, e
         out["tagger"] = "pos" if has_tagger(config.lang) else "none (stop-word filter)"
     for name, examples in splits.items():
         n = len(examples)
-        empty = sum(e.suggestion == EMPTY for e in examples)
+        empty = sum(e.suggestion == NO_SUGGESTION for e in examples)
         lengths = Counter(e.suggestion_tokens for e in examples if e.suggestion)
         out["examples"][name] = {
             "count": n,
@@ -500,7 +504,7 @@ def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dic
             keys[split].add(pair_key(r["source"], r["target"]))
             inputs[(r["source"], r["suggestion"])] += 1
             s = r["suggestion"]
-            if s == EMPTY:
+            if s == NO_SUGGESTION:
                 empty += 1
                 continue
             words = tuple(t.lower() for t in tokenize(s, lang))

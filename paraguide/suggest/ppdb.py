@@ -26,7 +26,7 @@ import numpy as np
 from paraguide.data.shared import find_shared
 from paraguide.suggest.base import Suggestion
 from paraguide.suggest.ppdb_bloom import FOLD, PhraseFilter, mix_keys, phrase_keys
-from paraguide.suggest.ppdb_formats import FORMATS, detect_format, read_rules
+from paraguide.suggest.ppdb_formats import FORMATS, detect_rule_format, read_rules
 from paraguide.suggest.ppdb_index import FIELD_SEP, INDEX_VERSION, RULE_SEP, build_index, default_index_path
 from paraguide.text.stopwords import is_stop_phrase, load_stopwords
 from paraguide.text.tokenize import tokenize
@@ -42,7 +42,7 @@ __all__ = [
     "build_index",
     "default_index_path",
     "default_ppdb_path",
-    "detect_format",
+    "detect_rule_format",
     "phrase_keys",
     "ptb_tokens",
     "read_rules",

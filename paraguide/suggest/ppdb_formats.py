@@ -21,7 +21,7 @@ FORMATS = ("ppdb", "human", "pairs")
 _SCORE = re.compile(r"(?:^|\s)PPDB2\.0Score=(-?[\d.eE+-]+)")
 
 
-def detect_format(path: str | os.PathLike) -> str:
+def detect_rule_format(path: str | os.PathLike) -> str:
     """The format of the PPDB-like file at ``path`` (one of :data:`FORMATS`), from its first non-empty
     line; a DataError if it is none of them."""
     for line_no, text in iter_lines(path):
@@ -50,7 +50,7 @@ def detect_format(path: str | os.PathLike) -> str:
 def read_rules(path: str | os.PathLike, fmt: str | None = None) -> Iterator[tuple[str, str, float, str]]:
     """``(phrase, paraphrase, score, relation)`` for every rule of the PPDB-like file at ``path``; ``fmt``:
     one of :data:`FORMATS` (None: detected)."""
-    fmt = fmt or detect_format(path)
+    fmt = fmt or detect_rule_format(path)
     if fmt not in FORMATS:
         raise ValueError(f"unknown PPDB format {fmt!r}; choose one of {', '.join(FORMATS)}")
     for line_no, text in iter_lines(path):

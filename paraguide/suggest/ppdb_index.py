@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 
 from paraguide.data.shared import cache_dir
 from paraguide.suggest.ppdb_bloom import PhraseFilter, phrase_keys
-from paraguide.suggest.ppdb_formats import detect_format, read_rules
+from paraguide.suggest.ppdb_formats import detect_rule_format, read_rules
 
 INDEX_VERSION = 4
 # Separators of the packed rules of a phrase (ASCII record/unit separators): rules are joined by RULE_SEP,
@@ -55,7 +55,7 @@ def build_index(
     source = Path(source)
     if not source.exists():
         raise FileNotFoundError(f"no PPDB file at {source}")
-    fmt = fmt or detect_format(source)
+    fmt = fmt or detect_rule_format(source)
     index = Path(index) if index else default_index_path(source)
     fingerprint = _fingerprint(source, fmt)
     if index.exists():
