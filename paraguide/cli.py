@@ -20,9 +20,44 @@ def _formatter(prog):
 
 
 def _command(sub, name: str, help_: str, description: str, epilog: str = "") -> argparse.ArgumentParser:
-    """A subcommand with its one-line help, its description and its examples (indented texts, dedented)."""
-    return sub.add_parser(name, help=help_, formatter_class=_formatter, description=textwrap.dedent(description),
-                          epilog=textwrap.dedent(epilog) if epilog else None)  # fmt: skip
+    """A subcommand with its one-line help, its description and its examples (indented texts, dedented), and
+    ``--config FILE``: options from a JSON object (``{"top_k": 5, "seed": 3}``), the command line's win."""
+    p = sub.add_parser(name, help=help_, formatter_class=_formatter, description=textwrap.dedent(description),
+                       epilog=textwrap.dedent(epilog) if epilog else None)  # fmt: skip
+    p.add_argument(
+        "--config", metavar="FILE", help="JSON file of options (field names as keys); flags given win"
+    )
+    p.set_defaults(parser=p)
+    return p
+
+
+def _config_defaults(parser, argv: list[str]) -> None:
+    """``--config FILE`` given: its JSON object's values become the command's defaults (required options
+    included), so flags on the command line win. Unknown keys are errors naming the file and key."""
+    import json
+
+    from paraguide.errors import DataError
+
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("command", nargs="?")
+    pre.add_argument("--config")
+    known, _ = pre.parse_known_args(argv)
+    if not known.config or known.command not in parser.commands:
+        return
+    command = parser.commands[known.command]
+    try:
+        with open(known.config, encoding="utf-8") as f:
+            values = json.load(f)
+    except ValueError as e:
+        raise DataError(known.config, f"not a JSON object: {e}") from None
+    if not isinstance(values, dict):
+        raise DataError(known.config, "not a JSON object")
+    actions = {a.dest: a for a in command._actions if a.dest not in ("help", "config", "parser")}
+    for key in values:
+        if key not in actions:
+            raise DataError(known.config, f"unknown option for paraguide {known.command}", field=key)
+        actions[key].required = False
+    command.set_defaults(**values)
 
 
 def _add_prepare(sub) -> None:
@@ -465,12 +500,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train_scorer(sub)
     _add_build_testset(sub)
     _add_augment(sub)
+    parser.commands = sub.choices  # name -> the command's parser (for --config)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv``); returns the exit status (errors: 1, with a message)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        _config_defaults(parser, argv)
+    except (ParaguideError, OSError) as e:
+        print(f"paraguide: error: {e}", file=sys.stderr)
+        return 1
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

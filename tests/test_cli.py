@@ -101,3 +101,27 @@ def test_bad_input_exits_non_zero_with_location(tmp_path):
 def test_no_command_prints_help(capsys):
     assert main([]) == 2
     assert "usage: paraguide" in capsys.readouterr().out
+
+
+def test_options_from_a_json_config_file(tmp_path, capsys):
+    from helpers import ROOT
+
+    questions = tmp_path / "q.txt"
+    questions.write_text("Who built the oldest tower?\n")
+    rules = str(ROOT / "examples" / "data" / "ppdb_en.txt")
+    config = tmp_path / "suggest.json"
+    config.write_text(json.dumps({"top_k": 1, "source": f"ppdb:{rules}"}))
+    out = tmp_path / "s.jsonl"
+    argv = ["suggest", "--config", str(config), "--input", str(questions), "--output", str(out)]
+    assert main([*argv, "--source", "none-given-here-is-overridden"]) == 1  # the command line wins
+    assert main(argv) == 0
+    [record] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(record["suggestions"]) == 1  # top_k from the file
+    assert main([*argv, "--top-k", "2"]) == 0
+    assert len(json.loads(out.read_text())["suggestions"]) == 2
+    config.write_text(json.dumps({"top_kk": 1}))
+    capsys.readouterr()
+    assert main(argv) == 1
+    assert f"{config} [field top_kk]: unknown option for paraguide suggest" in capsys.readouterr().err
+    config.write_text("[1, 2]")
+    assert main(argv) == 1 and f"{config}: not a JSON object" in capsys.readouterr().err
