@@ -75,8 +75,8 @@ def _write(config, items: list[Item], chunks: int, done: dict[int, list[Outcome]
     report = RunReport(config, generator, inputs)
     target = config.n or math.inf
     chosen: dict[str, list[list[Choice]]] = {}  # original key -> its paraphrases' paths: the first n in order
-    rows: dict[str, tuple] = {}  # original key -> its accounting (outcome, paraphrases) or why it fell out
-    outcomes: list[Outcome] = []
+    outcomes: dict[str, Outcome] = {}
+    beyond: set[str] = set()  # selected, but accepted after the n-th paraphrase
     # Chunks in the seeded order up to the one where the n-th paraphrase was accepted; chunks done beyond
     # it (other processes were busy with them when n was reached) count as not processed, so the files do
     # not depend on the number of processes.
@@ -85,23 +85,23 @@ def _write(config, items: list[Item], chunks: int, done: dict[int, list[Outcome]
         if c not in done or taken >= target:
             break
         for outcome in done[c]:
-            outcomes.append(outcome)
-            rows[outcome.key] = (outcome, None)
-            if outcome.selected:
-                if taken < target:
-                    paths = outcome.paths()[: config.per_question]
-                    chosen[outcome.key] = paths[: int(min(len(paths), target - taken))]
-                    taken += len(chosen[outcome.key])
-                    rows[outcome.key] = (outcome, len(chosen[outcome.key]))
-                else:
-                    rows[outcome.key] = ("sampling", "accepted beyond --n")
+            outcomes[outcome.key] = outcome
+            if outcome.selected and taken >= target:
+                beyond.add(outcome.key)
+            elif outcome.selected:
+                paths = outcome.paths()[: config.per_question]
+                chosen[outcome.key] = paths[: int(min(len(paths), target - taken))]
+                taken += len(chosen[outcome.key])
     for item in items:
-        row = rows.get(item.key, ("not_processed", "--n reached before its turn"))
-        if isinstance(row[0], Outcome):
-            outcome, paraphrases = row
-            report.account(item.key, outcome, **({} if paraphrases is None else {"paraphrases": paraphrases}))
+        outcome = outcomes.get(item.key)
+        if outcome is None:
+            report.drop(item.key, "not_processed", "--n reached before its turn")
+        elif item.key in beyond:
+            report.drop(item.key, "sampling", "accepted beyond --n")
+        elif item.key in chosen:
+            report.account(item.key, outcome, paraphrases=len(chosen[item.key]))
         else:
-            report.drop(item.key, *row)
+            report.account(item.key, outcome)
     if config.squad:
         reader = SquadReader(config.squad)
         with SquadWriter(Path(config.out) / "train.json") as writer:
@@ -114,7 +114,7 @@ def _write(config, items: list[Item], chunks: int, done: dict[int, list[Outcome]
         files = ["train.json"]
     else:
         files = [_write_pairs(config, chosen, report)]
-    return report.finish(outcomes, files)
+    return report.finish(list(outcomes.values()), files)
 
 
 def _write_pairs(config: BuildConfig, chosen: dict[str, list[list[Choice]]], report: RunReport) -> str:
