@@ -10,14 +10,13 @@ from paraguide.pipeline.generate import QuestionParaphraser
 
 
 def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
-    """The paraphraser, suggestion source, filters and thresholds ``config`` names, composed; their
-    description (what a run's summary records) is the generator's ``components``."""
+    """The paraphraser, suggestion source, filters and thresholds ``config`` (already checked) names,
+    composed; their description (what a run's summary records) is the generator's ``components``."""
     from paraguide.model.paraphraser import Paraphraser, default_model_path
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
     from paraguide.suggest import load_source
 
-    config.check()
     model = config.model or default_model_path(config.lang)
     paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
     if config.nbest:

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from paraguide.model.paraphraser import Paraphraser
+from paraguide.pipeline.config import GeneratorConfig
 from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
@@ -79,18 +80,17 @@ class QuestionParaphraser:
     # Named presets (TextAttack's recipes): the defaults of each use, any option overridable by name.
 
     @classmethod
-    def from_config(cls, config, device=None) -> QuestionParaphraser:
-        """Load and compose what a :class:`~paraguide.pipeline.config.GeneratorConfig` names."""
-        from paraguide.pipeline.components import load_generator
+    def from_config(cls, config: GeneratorConfig, device=None) -> QuestionParaphraser:
+        """Check, load and compose what a :class:`~paraguide.pipeline.config.GeneratorConfig` names."""
+        from paraguide.pipeline.components import load_generator  # it imports this module
 
+        config.check()
         return load_generator(config, device=device)
 
     @classmethod
     def for_testset(cls, lang: str = "en", qa: bool = False, **options) -> QuestionParaphraser:
         """The test-set default of ``lang``: question words swapped, then agreed synonyms put in place,
         ranked and filtered (docs/build.md). ``qa=True`` when items carry answers (answer-leak filter)."""
-        from paraguide.pipeline.config import GeneratorConfig
-
         return cls.from_config(GeneratorConfig(lang=lang, use="testset", qa=qa, **options))
 
     @classmethod
@@ -99,8 +99,6 @@ class QuestionParaphraser:
     ) -> QuestionParaphraser:
         """The augmentation default: as the test set's, with the augmentation threshold, keeping up to
         ``per_question`` accepted paraphrases of a question."""
-        from paraguide.pipeline.config import GeneratorConfig
-
         config = GeneratorConfig(lang=lang, use="augment", qa=qa, alternatives=per_question - 1, **options)
         return cls.from_config(config)
 
@@ -108,8 +106,6 @@ class QuestionParaphraser:
     def for_adversarial(cls, lang: str = "en", **options) -> QuestionParaphraser:
         """Adversarial questions: context chunks near a same-type distractor of the answer as suggestions,
         the paraphraser's free rewrite, the adversarial threshold. Items need context and answer."""
-        from paraguide.pipeline.config import GeneratorConfig
-
         return cls.from_config(GeneratorConfig(lang=lang, use="adversarial", qa=True, **options))
 
     def __call__(self, items: Sequence[Item]) -> list[Outcome]:
