@@ -44,7 +44,9 @@ def record(folder: Path) -> dict:
         "candidates": summary["candidates"],
         "components": {k: v for k, v in summary["components"].items() if k != "model"}
         | {"model": Path(summary["components"]["model"]).name},
-        "input_check": {k: v for k, v in summary["input_check"].items() if k != "located_examples"},
+        "input_check": {  # the counts, not the lists of every repaired answer and skipped record
+            k: v for k, v in summary["input_check"].items() if k not in ("repaired_answers", "skipped")
+        },
         "timing": timing,
         "note": "timing covers the last invocation; a resumed run's timing covers only what it did",
     }

@@ -365,6 +365,11 @@ def _add_train_scorer(sub) -> None:
         "--output-dir", required=True, help="folder for model.safetensors, config.json, spiece.model"
     )
     p.add_argument("--format", default="auto", help="pair format (default: detected)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the scorer in --output-dir (a folder holding anything else is refused without it)",
+    )
     _add_dataclass_args(p, SimConfig)
     p.set_defaults(run=_run_train_scorer)
 
@@ -373,7 +378,7 @@ def _run_train_scorer(args) -> int:
     from paraguide.pipeline.jobs import train_scorer
     from paraguide.score.sim import SimConfig
 
-    n = train_scorer(args.pairs, args.output_dir, _from_args(SimConfig, args), args.format)
+    n = train_scorer(args.pairs, args.output_dir, _from_args(SimConfig, args), args.format, args.overwrite)
     _note(f"trained on {n} pairs; saved in {args.output_dir}")
     return 0
 
@@ -433,6 +438,8 @@ def _add_build_testset(sub) -> None:
             provenance.jsonl, accounting.jsonl (every input question: selected, or the stage and reason it fell
             out) and summary.json. Output is written as it goes: after a crash, run the same command with
             --resume. Under 'accelerate launch' the questions are shared among the processes.
+            An answer_start that is wrong or -1 is repaired in every file written (each repair listed in
+            summary.json); an answer not in its context stops the run (--skip-bad: skipped and listed).
             """,
         _BUILD_SOURCES
         + """
@@ -458,7 +465,8 @@ def _add_augment(sub) -> None:
             the augmentation threshold, or the adversarial one for --mode context), and write them merged with
             the original training data -- each right after its original, new unique id, answers unchanged --
             ready for any SQuAD trainer (pairs: a new pair per paraphrase, label kept). Same resumable,
-            multi-process run as build-testset.
+            multi-process run as build-testset, and the same checks of the input (wrong answer offsets
+            repaired and listed in summary.json).
             """,
         _BUILD_SOURCES
         + """

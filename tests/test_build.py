@@ -317,12 +317,12 @@ def test_testset_files_side_by_side(tmp_path):
 def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, capsys):
     out = squad_testset(tmp_path, "out", "--chunk-size", "12")
     assert run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out)) == 1
-    assert "pass --resume to continue it, or --overwrite" in capsys.readouterr().err
+    assert f"{out} already holds a paraguide build-testset run (finished); pass --resume to continue it" in capsys.readouterr().err
     args = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--resume"]
     assert run_cli(*args, "--top-k", "2", "--chunk-size", "12") == 1
-    assert "configuration changed (top_k: 3 -> 2)" in capsys.readouterr().err
+    assert f"cannot resume {out}, the run changed: top_k: 3 -> 2 (resume with" in capsys.readouterr().err
     assert run_cli(*args, "--chunk-size", "12", "--fluency", "bundled") == 1  # a filter added changes the run
-    assert "configuration changed (fluency: 'off' -> " in capsys.readouterr().err
+    assert "the run changed: fluency: 'off' -> 'bundled'; " in (err := capsys.readouterr().err) and "; fluency LM: added (resume" in err
     before = contents(out)
     assert run_cli(*args, "--chunk-size", "12") == 0  # everything done: merged again, same files
     assert contents(out) == before
@@ -475,11 +475,18 @@ def test_dureader_robust_in_chinese(tmp_path):
     assert run_cli("--squad", str(small), "--lang", "zh", "--top-k", "4", "--out", str(out)) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["input_questions"] == 12 and summary["components"]["source"] == "interrogative|cilin&mined"
-    assert summary["input_check"]["answer_offsets_located"] == summary["input_check"]["answers_checked"] > 0
+    check = summary["input_check"]
+    assert check["answer_offsets_repaired"] == check["answers_checked"] > 0  # every offset is -1 there
+    repaired = {(r["id"], r["answer"]): r["new_answer_start"] for r in check["repaired_answers"]}
+    assert len(repaired) == check["answer_offsets_repaired"]
+    assert {r["old_answer_start"] for r in check["repaired_answers"]} == {-1}
     para, _ = read_squad(out / "paraphrased.json")
     orig, _ = read_squad(out / "original.json")
     for p, o in zip(para, orig, strict=True):
-        assert p["answers"] == o["answers"] and all(a["answer_start"] == -1 for a in p["answers"])
+        assert p["answers"] == o["answers"]  # repaired in both files: the offsets point at the answers
+        for k, a in enumerate(o["answers"]):
+            assert a["answer_start"] == repaired[o["id"], k]
+            assert o["context"][a["answer_start"] :].startswith(a["text"])
         assert p["question"] != o["question"]
     assert sum(summary["fell_out"].values()) + summary["selected"] == 12
 
@@ -526,11 +533,7 @@ def test_two_processes_give_the_files_of_one(tmp_path):
     base = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--chunk-size", "3", "--top-k", "4"]
     launch(["build-testset", *base, "--out", str(tmp_path / "one")], 1)
     launch(["build-testset", *base, "--out", str(tmp_path / "two")], 2)
-    assert {p.name for p in (tmp_path / "two" / "work").iterdir()} == {
-        "run.json",
-        "shard-0.jsonl",
-        "shard-1.jsonl",
-    }
+    assert {p.name for p in (tmp_path / "two" / "work").iterdir()} == {"shard-0.jsonl", "shard-1.jsonl"}
     assert contents(tmp_path / "two") == contents(tmp_path / "one")
     launch(["augment", *base, "--n", "3", "--out", str(tmp_path / "aug1")], 1)
     launch(["augment", *base, "--n", "3", "--out", str(tmp_path / "aug2")], 2)

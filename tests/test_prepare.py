@@ -131,6 +131,7 @@ def test_filters_are_counted(tmp_path):
         ("labelled positive", 5, 1),
         ("not identical", 4, 1),
         ("not duplicate", 3, 1),
+        ("has words", 2, 0),
         ("min length", 2, 1),
         ("min similarity", 1, 0),
     ]

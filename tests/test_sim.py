@@ -80,7 +80,7 @@ def test_train_scorer_and_score_commands(write, tmp_path, capsys):
     assert main(args) == 0
     unique = len(set(toy_pairs()))  # duplicates once, the negative pair not at all
     assert f"trained on {unique} pairs" in capsys.readouterr().err
-    assert {p.name for p in out.iterdir()} == {"model.safetensors", "config.json", "spiece.model"}
+    assert {p.name for p in out.iterdir()} == {"model.safetensors", "config.json", "spiece.model", "run.json"}
     assert main(["score", "--scorer", f"sim:{out}", "--input", str(pairs)]) == 0
     assert len(capsys.readouterr().out.splitlines()) == len(toy_pairs()) + 1
     assert main(["score", "--scorer", f"sim:{tmp_path / 'missing'}", "--input", str(pairs)]) == 1

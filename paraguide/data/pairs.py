@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from paraguide.data.io import atomic_write, iter_lines, open_text, read_jsonl
+from paraguide.data.io import NUL_PROBLEM, atomic_write, iter_lines, no_records, open_text, read_jsonl
 from paraguide.errors import BadRecords, DataError
 
 FORMATS = ("auto", "quora", "tsv", "tsv-unlabelled", "mrpc", "jsonl", "paralex")
+LABELS = (0, 1)  # the label set of a pair file unless told otherwise: 1 = paraphrase
 QUORA_HEADER = ["id", "qid1", "qid2", "question1", "question2", "is_duplicate"]
 MRPC_HEADER = ["Quality", "#1 ID", "#2 ID", "#1 String", "#2 String"]
 JSONL_TEXT_KEYS = [
@@ -79,36 +80,71 @@ def detect_format(path: str | os.PathLike) -> str:
     return "tsv"
 
 
+def label_set(labels: str | Iterable[int | str]) -> frozenset[int]:
+    """The labels a pair file may hold, from ``"0,1"`` or an iterable of integers (or their strings);
+    ValueError if one is not an integer or none is given."""
+    items = labels.split(",") if isinstance(labels, str) else list(labels)
+    if not items or not all(isinstance(x, int) or (isinstance(x, str) and _is_int(x)) for x in items):
+        raise ValueError(f"a label set is comma-separated integers (e.g. 0,1), got {labels!r}")
+    return frozenset(int(x) for x in items)
+
+
+def format_label_set(labels: frozenset[int]) -> str:
+    """``{0, 1}``: a label set as error messages show it."""
+    return "{" + ", ".join(map(str, sorted(labels))) + "}"
+
+
 def read_pairs(
-    path: str | os.PathLike, format: str = "auto", bad: BadRecords | None = None
+    path: str | os.PathLike,
+    format: str = "auto",
+    bad: BadRecords | None = None,
+    labels: str | Iterable[int | str] | None = LABELS,
+    allow_empty: bool = False,
 ) -> Iterator[Pair]:
-    """Stream the pairs of a file (plain or gzip). Malformed lines raise :class:`DataError` naming file
-    and line, unless ``bad`` skips them (they are then counted and listed there)."""
+    """Stream the pairs of a file (plain or gzip). Malformed lines -- a label outside ``labels`` (default
+    0 and 1; None: any integer) included -- raise :class:`DataError` naming file, line and field, unless
+    ``bad`` skips them (they are then counted and listed there). A file without a pair is a DataError too
+    (once read through), unless ``allow_empty``."""
     if format not in FORMATS:
         raise ValueError(f"unknown pair format {format!r}; choose one of {', '.join(FORMATS)}")
+    allowed = None if labels is None else label_set(labels)
     if format == "auto":
         format = detect_format(path)
     bad = bad or BadRecords()
     reader = {
         "quora": _read_quora,
         "tsv": _read_tsv,
-        "tsv-unlabelled": lambda p, b: _read_tsv(p, b, labelled=False),
+        "tsv-unlabelled": lambda p, b, _: _read_tsv(p, b, None, labelled=False),
         "mrpc": _read_mrpc,
         "jsonl": _read_jsonl,
-        "paralex": _read_paralex,
+        "paralex": lambda p, b, _: _read_paralex(p, b),
     }[format]
-    yield from reader(os.fspath(path), bad)
+    before, n = bad.count, 0
+    for pair in reader(os.fspath(path), bad, allowed):
+        n += 1
+        yield pair
+    if not n and not allow_empty:
+        raise no_records(path, "question pairs", bad.count - before)
 
 
 def _question(path: str, line: int, text: str, field: str) -> str:
     if not text.strip():
         raise DataError(path, "empty question", line=line, field=field)
+    if "\x00" in text:
+        raise DataError(path, NUL_PROBLEM, line=line, field=field)
     return text
 
 
-def _label(path: str, line: int, text: str, field: str) -> int:
+def _label(path: str, line: int, text: str, field: str, labels: frozenset[int] | None) -> int:
     if not _is_int(text):
         raise DataError(path, f"label must be an integer, got {text!r}", line=line, field=field)
+    if labels is not None and int(text) not in labels:
+        raise DataError(
+            path,
+            f"label {int(text)} is not in the label set {format_label_set(labels)}",
+            line=line,
+            field=field,
+        )
     return int(text)
 
 
@@ -121,7 +157,7 @@ def _is_alignment(text: str) -> bool:
     return bool(links) and all(_LINK.match(link) for link in links)
 
 
-def _read_tsv(path: str, bad: BadRecords, labelled: bool = True) -> Iterator[Pair]:
+def _read_tsv(path: str, bad: BadRecords, labels, labelled: bool = True) -> Iterator[Pair]:
     for line, text in iter_lines(path, bad):
         if not text.strip():
             continue
@@ -134,14 +170,14 @@ def _read_tsv(path: str, bad: BadRecords, labelled: bool = True) -> Iterator[Pai
                 )
             a = _question(path, line, cells[0], "column 1")
             b = _question(path, line, cells[1], "column 2")
-            label = _label(path, line, cells[2], "column 3") if labelled and len(cells) == 3 else None
+            label = _label(path, line, cells[2], "column 3", labels) if labelled and len(cells) == 3 else None
         except DataError as e:
             bad.handle(e)
             continue
         yield Pair(a, b, label, f"{path}:{line}")
 
 
-def _read_mrpc(path: str, bad: BadRecords) -> Iterator[Pair]:
+def _read_mrpc(path: str, bad: BadRecords, labels) -> Iterator[Pair]:
     lines = iter_lines(path, bad)
     for line, text in lines:
         if line == 1 and text.split("\t") == MRPC_HEADER:
@@ -152,7 +188,7 @@ def _read_mrpc(path: str, bad: BadRecords) -> Iterator[Pair]:
         try:
             if len(cells) != 5:
                 raise DataError(path, f"expected 5 tab-separated columns (MRPC), got {len(cells)}", line=line)
-            label = _label(path, line, cells[0], "Quality")
+            label = _label(path, line, cells[0], "Quality", labels)
             a = _question(path, line, cells[3], "#1 String")
             b = _question(path, line, cells[4], "#2 String")
         except DataError as e:
@@ -161,7 +197,7 @@ def _read_mrpc(path: str, bad: BadRecords) -> Iterator[Pair]:
         yield Pair(a, b, label, f"{path}:{line}")
 
 
-def _read_quora(path: str, bad: BadRecords) -> Iterator[Pair]:
+def _read_quora(path: str, bad: BadRecords, labels) -> Iterator[Pair]:
     # The release quotes fields that hold tabs or newlines, so the csv module reads it; csv's
     # ``line_num`` is the physical line on which a record ends.
     # Undecodable bytes become lone surrogates so that one bad record can be reported (or skipped)
@@ -192,14 +228,14 @@ def _read_quora(path: str, bad: BadRecords) -> Iterator[Pair]:
                     )
                 a = _question(path, line, cells[3], "question1")
                 b = _question(path, line, cells[4], "question2")
-                label = _label(path, line, cells[5], "is_duplicate")
+                label = _label(path, line, cells[5], "is_duplicate", labels)
             except DataError as e:
                 bad.handle(e)
                 continue
             yield Pair(a, b, label, f"{path}:{line}")
 
 
-def _read_jsonl(path: str, bad: BadRecords) -> Iterator[Pair]:
+def _read_jsonl(path: str, bad: BadRecords, labels) -> Iterator[Pair]:
     for line, obj in read_jsonl(path, bad):
         try:
             keys = next((k for k in JSONL_TEXT_KEYS if k[0] in obj and k[1] in obj), None)
@@ -221,7 +257,7 @@ def _read_jsonl(path: str, bad: BadRecords) -> Iterator[Pair]:
                     raise DataError(
                         path, f"label must be an integer, got {value!r}", line=line, field=label_key
                     )
-                label = _label(path, line, str(value), label_key)
+                label = _label(path, line, str(value), label_key, labels)
         except DataError as e:
             bad.handle(e)
             continue

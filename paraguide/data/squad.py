@@ -8,6 +8,7 @@ memory at a time, and reading then writing gives the same JSON content.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import ijson
 
-from paraguide.data.io import atomic_write, open_binary
+from paraguide.data.io import NUL_PROBLEM, atomic_write, blank, open_binary
 from paraguide.errors import DataError
 
 FLAT_ONLY = ("context", "title", "article_index", "paragraph_index", "article_extra", "paragraph_extra")
@@ -42,7 +43,10 @@ class SquadReader:
     def _articles(self) -> Iterator[dict]:
         self.header = {}
         found_data = False
-        with open_binary(self.path) as f:
+        if blank(self.path):  # no bytes, or white space alone: no records (the callers say if that is wrong)
+            return
+        with open_binary(self.path) as raw:
+            f = _CheckedBytes(raw, self.path)
             events = ijson.parse(f, use_float=True)
             try:
                 prefix, event, value = next(events)
@@ -66,6 +70,45 @@ class SquadReader:
                 raise DataError(self.path, f"invalid JSON: {e}") from None
         if not found_data:
             raise DataError(self.path, "no 'data' list at the top level", field="data")
+
+
+class _CheckedBytes:
+    """A JSON file's bytes as ijson reads them, checked on the way: a UTF-8 byte-order mark is dropped, and
+    invalid UTF-8 or a NUL byte is a :class:`DataError` naming the line (ijson's own message would name
+    neither)."""
+
+    def __init__(self, f, path: str):
+        self.f, self.path = f, path
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.offset = 0  # bytes read before this chunk
+        self.line, self.line_start = 1, 0  # line number and offset where the current line starts
+
+    def read(self, size: int = -1) -> bytes:
+        chunk = self.f.read(size)
+        start = 0
+        if self.offset == 0 and chunk.startswith(b"\xef\xbb\xbf"):
+            start = 3
+        nul = chunk.find(b"\x00", start)
+        pending = len(self.decoder.getstate()[0])  # bytes of a character the last chunk cut in two
+        try:
+            self.decoder.decode(chunk[start : nul if nul >= 0 else len(chunk)], final=not chunk)
+        except UnicodeDecodeError as e:
+            self._fail(chunk, max(start, start + e.start - pending), "invalid UTF-8 at byte {}")
+        if nul >= 0:
+            self._fail(chunk, nul, NUL_PROBLEM)
+        self.line += chunk.count(b"\n")
+        last = chunk.rfind(b"\n")
+        if last >= 0:
+            self.line_start = self.offset + last + 1
+        self.offset += len(chunk)
+        return chunk[start:]
+
+    def _fail(self, chunk: bytes, at: int, problem: str):
+        before = chunk[:at]
+        line = self.line + before.count(b"\n")
+        last = before.rfind(b"\n")
+        line_start = self.offset + last + 1 if last >= 0 else self.line_start
+        raise DataError(self.path, problem.format(self.offset + at - line_start), line=line)
 
 
 def _build(events, event, value):
@@ -93,7 +136,7 @@ def _flatten_article(path: str, article, ai: int, seen: set) -> Iterator[dict]:
         where = f"article {ai} paragraph {pi}"
         if not isinstance(paragraph, dict):
             raise DataError(path, "paragraph must be an object", record=where)
-        context = _need(path, paragraph, "context", str, where)
+        context = _text(path, paragraph, "context", where)
         qas = _need(path, paragraph, "qas", list, where)
         paragraph_extra = {k: v for k, v in paragraph.items() if k not in ("context", "qas")}
         for qi, qa in enumerate(qas):
@@ -102,13 +145,13 @@ def _flatten_article(path: str, article, ai: int, seen: set) -> Iterator[dict]:
                 raise DataError(path, "question entry must be an object", record=where)
             qid = _need(path, qa, "id", (str, int), where)
             where += f" (id {qid})"
-            _need(path, qa, "question", str, where)
+            _text(path, qa, "question", where)
             answers = _need(path, qa, "answers", list, where)
             for key in ANSWER_FIELDS:
                 for k, answer in enumerate(qa.get(key, []) if key != "answers" else answers):
                     if not isinstance(answer, dict):
                         raise DataError(path, "answer must be an object", record=where, field=f"{key}[{k}]")
-                    _need(path, answer, "text", str, where, f"{key}[{k}].")
+                    _text(path, answer, "text", where, f"{key}[{k}].")
                     start = _need(path, answer, "answer_start", int, where, f"{key}[{k}].")
                     if isinstance(start, bool):
                         raise DataError(
@@ -138,6 +181,14 @@ def _need(path, obj: dict, key: str, types, where: str, prefix: str = ""):
         raise DataError(
             path, f"expected {names}, got {type(value).__name__}", record=where, field=prefix + key
         )
+    return value
+
+
+def _text(path, obj: dict, key: str, where: str, prefix: str = "") -> str:
+    """A string field that holds no NUL character (``\\u0000`` in the JSON)."""
+    value = _need(path, obj, key, str, where, prefix)
+    if "\x00" in value:
+        raise DataError(path, NUL_PROBLEM, record=where, field=prefix + key)
     return value
 
 

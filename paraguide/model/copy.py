@@ -6,13 +6,17 @@ head on it. Design and sizes: docs/paraphraser.md.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 from transformers import AutoConfig, AutoModelForSeq2SeqLM, GenerationMixin, PretrainedConfig, PreTrainedModel
 from transformers.modeling_outputs import Seq2SeqLMOutput
+
+from paraguide.errors import DataError
 
 
 def _shape(d_model: int, layers: int, heads: int, ffn: int) -> dict:
@@ -46,6 +50,46 @@ def backbone_config(size: str, vocab_size: int, max_length: int = 256, dropout: 
         scale_embedding=True,
         **SIZES[size],
     )
+
+
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
+
+
+def check_model_folder(path: str | os.PathLike) -> str:
+    """``path`` if it is a paraphraser folder that loads without unpickling anything (``model.safetensors``
+    and a ``config.json`` of model type ``paraguide-copy``), else a :class:`DataError` naming the folder and
+    what is wrong -- before torch ever opens a pickled ``pytorch_model.bin``, which can run any code."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise DataError(
+            path, "no model folder: the path does not exist (give a folder written by paraguide train)"
+        )
+    if not os.path.isdir(path):
+        raise DataError(path, "not a folder: a model is a folder written by paraguide train")
+    if not os.path.isfile(os.path.join(path, "model.safetensors")):
+        pickles = sorted(f for f in os.listdir(path) if f.endswith(PICKLE_SUFFIXES))
+        if pickles:
+            raise DataError(
+                path,
+                f"no model.safetensors, only pickled weights ({', '.join(pickles)}); paraguide does not "
+                "unpickle checkpoints (a pickle can run any code). Convert it once in a trusted session: load "
+                "it and save_pretrained(folder, safe_serialization=True)",
+            )
+        raise DataError(path, "no model.safetensors: not a model folder written by paraguide train")
+    try:
+        with open(os.path.join(path, "config.json"), encoding="utf-8") as f:
+            model_type = json.load(f).get("model_type")
+    except FileNotFoundError:
+        raise DataError(path, "no config.json: not a model folder written by paraguide train") from None
+    except (OSError, ValueError, AttributeError) as e:
+        raise DataError(os.path.join(path, "config.json"), f"unreadable model config: {e}") from None
+    if model_type != CopyConfig.model_type:
+        raise DataError(
+            path,
+            f"not a paraguide paraphraser (config.json model_type {model_type!r}, not "
+            f"{CopyConfig.model_type!r}); a pretrained checkpoint is a --backbone of paraguide train",
+        )
+    return path
 
 
 class CopyConfig(PretrainedConfig):
@@ -108,6 +152,14 @@ class CopyGenerator(PreTrainedModel, GenerationMixin):
         self.copy_key = nn.Linear(d, d, bias=False)
         self.p_gen = nn.Linear(2 * d, 1)
         self.post_init()
+
+    @classmethod
+    def from_pretrained(cls, path, *args, **kwargs) -> CopyGenerator:
+        """Load a model saved by ``paraguide train`` (:func:`check_model_folder` first: safetensors only,
+        nothing is ever unpickled)."""
+        check_model_folder(path)
+        kwargs.update(use_safetensors=True, local_files_only=True)
+        return super().from_pretrained(os.fspath(path), *args, **kwargs)
 
     def _init_weights(self, module):  # the backbone initialises its own modules
         if module in (self.copy_query, self.copy_key, self.p_gen):

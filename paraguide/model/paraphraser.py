@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import torch
 
 from paraguide.model import beam
-from paraguide.model.copy import CopyGenerator
+from paraguide.model.copy import CopyGenerator, check_model_folder
 from paraguide.model.tokenizer import load_tokenizer, model_input
 from paraguide.text.match import includes
 from paraguide.text.normalize import normalize
@@ -101,9 +101,7 @@ class Paraphraser:
     ) -> Paraphraser:
         """Load a model saved by ``paraguide train`` from a local folder (safetensors, offline).
         ``dtype``: ``"auto"`` (see :func:`resolve_dtype`), ``"float32"``, ``"bfloat16"`` or ``"float16"``."""
-        path = os.fspath(path)
-        if not os.path.isdir(path):
-            raise FileNotFoundError(f"no model folder at {path}")
+        path = check_model_folder(path)  # before anything is loaded: safetensors only, never a pickle
         model = CopyGenerator.from_pretrained(path, dtype=torch.float32)
         return cls(model, load_tokenizer(path), device, dtype)
 
@@ -139,6 +137,8 @@ class Paraphraser:
         nothing, and it is what the suggestion asks for. ``False``: by score alone."""
         if isinstance(questions, str):
             raise TypeError("questions must be a list of strings; wrap a single question in a list")
+        if not questions:
+            return []
         suggestions = list(suggestions) if suggestions is not None else [None] * len(questions)
         if len(suggestions) != len(questions):
             raise ValueError(f"{len(questions)} questions but {len(suggestions)} suggestions")

@@ -20,12 +20,25 @@ from pathlib import Path
 import torch
 from tqdm.auto import tqdm
 
-from paraguide.data.io import output_paths, read_jsonl, write_json
+from paraguide.data.fingerprint import fingerprints
+from paraguide.data.io import (
+    NUL_PROBLEM,
+    atomic_folder,
+    no_records,
+    output_paths,
+    read_jsonl,
+    write_json,
+    write_jsonl,
+)
+from paraguide.data.outdir import OutputDir
 from paraguide.errors import DataError
 from paraguide.model.backbone import add_lora, load_checkpoint_model, load_checkpoint_tokenizer, merge_lora
 from paraguide.model.copy import CopyConfig, CopyGenerator, build_model
 from paraguide.model.tokenizer import EMPTY, INPUT_FORMATS, SEP, load_tokenizer, model_input, train_tokenizer
 from paraguide.options import option
+
+
+STATE = "paraguide_state.json"  # in a checkpoint: its step and early stopping's best
 
 
 @dataclass
@@ -112,7 +125,16 @@ class TrainConfig:
         None,
     )
     seed: int = option("seed of the initialisation, shuffling and dropout", 13)
-    resume: bool = option("continue from the newest checkpoint in --output-dir", False)
+    resume: bool = option(
+        "continue the run in --output-dir from its newest checkpoint (the same data and options; --epochs, "
+        "--max-steps, --max-minutes, --patience and the evaluation and checkpoint settings may change)",
+        False,
+    )
+    overwrite: bool = option(
+        "discard the run in --output-dir (model, checkpoints, metrics) and start again; in a folder that is "
+        "not a paraguide run, replace the files train writes and keep the others",
+        False,
+    )
     keep_checkpoints: int = option("checkpoints kept in --output-dir (the newest)", 2)
 
     def __post_init__(self):
@@ -130,19 +152,50 @@ class TrainConfig:
             raise ValueError("max_minutes must not be negative")
         if self.lora and not self.backbone:
             raise ValueError("lora needs a pretrained backbone (--backbone PATH); from scratch, train it all")
+        if self.keep_checkpoints < 1:
+            raise ValueError("keep_checkpoints must be at least 1 (--resume continues from the newest)")
+
+    def identity(self) -> dict:
+        """The options that decide what a run learns (--resume refuses a change to any of them); the files
+        are compared by content (:func:`run_inputs`), and how long it trains, how often it evaluates and
+        saves, may change."""
+        free = {"train_file", "heldout_file", "output_dir", "init_from", "backbone", "resume", "overwrite",
+                "epochs", "max_steps", "max_minutes", "patience", "save_every", "eval_every", "eval_examples",
+                "keep_checkpoints", "keep_freed_memory"}  # fmt: skip
+        return {k: v for k, v in asdict(self).items() if k not in free}
 
 
-def read_examples(path: str | os.PathLike) -> list[dict]:
+def run_inputs(config: TrainConfig, heldout_file: str | None) -> dict[str, dict]:
+    """The content hash of every file a run reads: training and held-out data, the model it starts from."""
+    return fingerprints(
+        {"train file": config.train_file, "held-out file": heldout_file, "init_from": config.init_from,
+         "backbone": config.backbone}  # fmt: skip
+    )
+
+
+def read_examples(path: str | os.PathLike, allow_empty: bool | None = None) -> list[dict]:
     """The rows of a ``paraguide prepare`` JSONL file; a missing or non-string ``source``, ``target``,
-    ``suggestion`` (or ``matched``) raises :class:`DataError` naming the line."""
+    ``suggestion`` (or ``matched``), a NUL character in one, or an empty ``source`` or ``target`` raises
+    :class:`DataError` naming the line and field. A file without a row is a DataError too, unless
+    ``allow_empty``; None (the default) allows it for a held-out split only (``*.heldout.jsonl[.gz]``,
+    which ``prepare --heldout 0`` leaves empty): training data must hold an example, checked here before
+    a tokenizer is trained on it."""
     rows = []
     for line, r in read_jsonl(path):
-        for key in ("source", "target", "suggestion"):
-            if not isinstance(r.get(key), str):
-                raise DataError(str(path), f"missing or non-string field {key!r}", line=line, field=key)
-        if not isinstance(r.get("matched", ""), str):
-            raise DataError(str(path), "non-string field 'matched'", line=line, field="matched")
+        for key in ("source", "target", "suggestion", "matched"):
+            value = r.get(key, "" if key == "matched" else None)
+            if not isinstance(value, str):
+                problem = "non-string field" if key == "matched" else "missing or non-string field"
+                raise DataError(str(path), f"{problem} {key!r}", line=line, field=key)
+            if "\x00" in value:
+                raise DataError(str(path), NUL_PROBLEM, line=line, field=key)
+            if key in ("source", "target") and not value.strip():
+                raise DataError(str(path), f"empty {key}", line=line, field=key)
         rows.append(r)
+    if allow_empty is None:
+        allow_empty = os.fspath(path).endswith((".heldout.jsonl", ".heldout.jsonl.gz"))
+    if not rows and not allow_empty:
+        raise no_records(path, "training examples")
     return rows
 
 
@@ -212,6 +265,15 @@ def train(config: TrainConfig, on_step=None) -> dict:
     from transformers import get_inverse_sqrt_schedule
 
     out = Path(config.output_dir)
+    # The folder first (cheap, read-only): a user's files or another run are never mixed with this one.
+    # Then the data, checked before anything is written: a bad file leaves the folder as it was.
+    output = OutputDir.check(out, "train", resume=config.resume, overwrite=config.overwrite)
+    rows = read_examples(config.train_file)
+    heldout_file = config.heldout_file or _default_heldout(config.train_file)
+    if not config.heldout_file and not os.path.exists(heldout_file):
+        heldout_file = None  # the default one is optional
+    heldout_rows = read_examples(heldout_file, allow_empty=True) if heldout_file else []
+    output.identify(config.identity(), run_inputs(config, heldout_file))
     # cpu=True where there is no GPU: only then do processes started by torchrun (`accelerate launch
     # --multi_gpu`) on a CPU machine form one gloo group instead of N independent runs.
     accelerator = Accelerator(
@@ -219,14 +281,17 @@ def train(config: TrainConfig, on_step=None) -> dict:
         mixed_precision=config.mixed_precision,
         cpu=not torch.cuda.is_available(),
     )
+    if accelerator.is_main_process:
+        output.claim()
+        for stale in out.glob(".checkpoint-*"):  # checkpoints whose writing was killed: never resumed from
+            shutil.rmtree(stale, ignore_errors=True)
+    accelerator.wait_for_everyone()
     set_seed(config.seed)
     if config.keep_freed_memory and accelerator.device.type == "cpu":
         keep_freed_memory()
-    heldout_file = config.heldout_file or _default_heldout(config.train_file)
 
     # Tokenizer: trained on the training data (or the backbone's, extended) once by the main process,
     # saved with the model and reused on resume.
-    rows = read_examples(config.train_file)
     if accelerator.is_main_process and not (out / "tokenizer.json").exists():
         if config.init_from:
             load_tokenizer(config.init_from).save_pretrained(out)
@@ -239,7 +304,6 @@ def train(config: TrainConfig, on_step=None) -> dict:
     tokenizer = load_tokenizer(out)
     train_data = encode(tokenizer, rows, config)
     del rows
-    heldout_rows = read_examples(heldout_file) if heldout_file and os.path.exists(heldout_file) else []
     heldout_data = encode(tokenizer, heldout_rows, config) if heldout_rows else []
 
     model = _build(config, tokenizer)
@@ -259,21 +323,20 @@ def train(config: TrainConfig, on_step=None) -> dict:
     scheduler = get_inverse_sqrt_schedule(optimizer, num_warmup_steps=min(config.warmup_steps, total))
     model, optimizer, scheduler = accelerator.prepare(model, optimizer, scheduler)
 
-    step = 0
-    if config.resume and (ckpt := _latest_checkpoint(out)) is not None:
+    # Early stopping's best evaluation so far ({"step", "heldout_loss", "waited"}; its weights are kept in
+    # best/model-STEP.safetensors) is part of a checkpoint, so that a resumed run knows it.
+    step, best = 0, None
+    metrics_file = out / "metrics.jsonl"
+    if output.resumed and (ckpt := _latest_checkpoint(out)) is not None:
         accelerator.load_state(str(ckpt))
-        step = json.loads((ckpt / "paraguide_state.json").read_text())["step"]
+        state = json.loads((ckpt / STATE).read_text())
+        step, best = state["step"], state.get("best")
         accelerator.print(f"resumed from {ckpt} at step {step}")
-
-    # Early stopping: the best evaluation so far (saved in best/ with its weights, so a resumed run knows it).
-    best = (
-        json.loads((out / "best" / "best.json").read_text())
-        if config.resume and (out / "best" / "best.json").exists()
-        else None
-    )
+    if output.resumed and accelerator.is_main_process:
+        _metrics_until(metrics_file, step)  # the evaluations after the checkpoint are done again
+    accelerator.wait_for_everyone()
     stopped = False
     last = None  # the latest evaluation in the loop
-    metrics_file = out / "metrics.jsonl"
     bar = tqdm(total=total, initial=step, desc="train", disable=not accelerator.is_local_main_process)
     micro = step * config.grad_accum  # micro-batches already consumed
     started, tokens = time.perf_counter(), 0
@@ -326,7 +389,7 @@ def train(config: TrainConfig, on_step=None) -> dict:
                     best, stopped = _early_stopping(accelerator, model, out, result, best, config.patience)
                 model.train()
             if step % config.save_every == 0 and step < total:
-                _save_checkpoint(accelerator, out, step, config.keep_checkpoints)
+                _save_checkpoint(accelerator, out, step, config.keep_checkpoints, best)
             if on_step is not None:
                 on_step(step)
             if step >= total or stopped:
@@ -340,10 +403,9 @@ def train(config: TrainConfig, on_step=None) -> dict:
     bar.close()
     reload = best is not None and best["step"] != step
     if reload:  # the best evaluation's weights, not the last ones
-        from safetensors.torch import load_file
+        from safetensors.torch import load_model
 
-        state = load_file(str(out / "best" / "model.safetensors"))
-        accelerator.unwrap_model(model).load_state_dict(state, strict=False)
+        load_model(accelerator.unwrap_model(model), str(_best_weights(out, best["step"])))
 
     if last is not None and last["step"] == step and not reload:
         # the last step was just evaluated with these very weights: not again
@@ -359,10 +421,12 @@ def train(config: TrainConfig, on_step=None) -> dict:
         final.update(best_step=best["step"], early_stopped=stopped)
     if accelerator.is_main_process:
         merge_lora(accelerator.unwrap_model(model))  # a plain model from here on: saves, loads as any
-        accelerator.unwrap_model(model).save_pretrained(out)
-        tokenizer.save_pretrained(out)
-        write_json(out / "training_args.json", asdict(config))
-        write_json(out / "all_results.json", final)
+        with atomic_folder(out) as saving:  # each file complete under its final name, or not there
+            accelerator.unwrap_model(model).save_pretrained(saving)
+            tokenizer.save_pretrained(saving)
+            write_json(saving / "training_args.json", asdict(config))
+            write_json(saving / "all_results.json", final)
+        output.finish()
     accelerator.wait_for_everyone()
     return final
 
@@ -495,17 +559,57 @@ def _out_of_time(accelerator, started: float, minutes: float) -> bool:
 
 
 def _early_stopping(accelerator, model, out: Path, result: dict, best: dict | None, patience: int):
-    """Record an evaluation; returns (best so far, stop?). A new best saves its weights in ``out/best``."""
+    """Record an evaluation; returns (best so far, stop?). A new best saves its weights in
+    ``out/best/model-STEP.safetensors``."""
     if best is None or result["heldout_loss"] < best["heldout_loss"]:
         best = {"step": result["step"], "heldout_loss": result["heldout_loss"], "waited": 0}
         if accelerator.is_main_process:
-            accelerator.unwrap_model(model).save_pretrained(out / "best")
+            from safetensors.torch import save_model
+
+            path = _best_weights(out, best["step"])
+            path.parent.mkdir(exist_ok=True)
+            writing = path.with_name(f".{path.name}")  # complete under its final name, or not there
+            save_model(accelerator.unwrap_model(model), str(writing))
+            os.replace(writing, path)
     else:
         best = {**best, "waited": best["waited"] + 1}
-    if accelerator.is_main_process:  # best/ exists: the first evaluation is always a new best
-        (out / "best" / "best.json").write_text(json.dumps(best))
+    if accelerator.is_main_process:
+        write_json(out / "best" / "best.json", best)
+        _prune_best(out, best)
     accelerator.wait_for_everyone()
     return best, best["waited"] >= patience
+
+
+def _best_weights(out: Path, step: int) -> Path:
+    return out / "best" / f"model-{step}.safetensors"
+
+
+def _prune_best(out: Path, best: dict | None) -> None:
+    """Delete best-evaluation weights that neither the current best nor any checkpoint refers to (a run
+    resumed from a checkpoint must find its best's weights)."""
+    keep = {best["step"]} if best else set()
+    for ckpt in out.glob("checkpoint-*"):
+        if (ckpt / STATE).exists() and (saved := json.loads((ckpt / STATE).read_text()).get("best")):
+            keep.add(saved["step"])
+    for path in out.glob("best/model-*.safetensors"):
+        if int(path.name.split("-")[1].split(".")[0]) not in keep:
+            path.unlink()
+
+
+def _metrics_until(path: Path, step: int) -> None:
+    """Keep the evaluations of ``metrics.jsonl`` up to ``step`` (a resumed run writes the later ones
+    again); a line cut by a crash is dropped."""
+    if not path.exists():
+        return
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if row.get("step", 0) <= step:
+            rows.append(row)
+    write_jsonl(path, rows)
 
 
 def _lora_targets(targets: str | None) -> str | list[str] | None:
@@ -519,27 +623,39 @@ def _default_heldout(train_file: str) -> str | None:
     return str(output_paths(train_file)["heldout"])
 
 
-def _latest_checkpoint(out: Path) -> Path | None:
+def _checkpoints(out: Path) -> list[tuple[int, Path]]:
+    """The complete checkpoints, oldest first."""
     found = [
         (int(m.group(1)), p)
         for p in out.glob("checkpoint-*")
-        if (m := re.fullmatch(r"checkpoint-(\d+)", p.name))
+        if (m := re.fullmatch(r"checkpoint-(\d+)", p.name)) and (p / STATE).exists()
     ]
-    found = [(s, p) for s, p in found if (p / "paraguide_state.json").exists()]
-    return max(found)[1] if found else None
+    return sorted(found)
 
 
-def _save_checkpoint(accelerator, out: Path, step: int, keep: int) -> None:
-    path = out / f"checkpoint-{step}"
-    accelerator.save_state(str(path))
+def _latest_checkpoint(out: Path) -> Path | None:
+    found = _checkpoints(out)
+    return found[-1][1] if found else None
+
+
+def _save_checkpoint(accelerator, out: Path, step: int, keep: int, best: dict | None) -> None:
+    """``accelerator.save_state`` (model, optimizer, scheduler, RNG states) into ``.checkpoint-N``, then
+    the step and early stopping's best, then a rename to ``checkpoint-N``: a checkpoint whose writing was
+    killed never has the final name, so --resume never reads half of one."""
+    path, writing = out / f"checkpoint-{step}", out / f".checkpoint-{step}"
+    if accelerator.is_main_process and writing.exists():
+        shutil.rmtree(writing)
+    accelerator.wait_for_everyone()
+    accelerator.save_state(str(writing))
+    accelerator.wait_for_everyone()
     if accelerator.is_main_process:
-        # Written last: a checkpoint without it (killed while saving) is never resumed from.
-        (path / "paraguide_state.json").write_text(json.dumps({"step": step}))
-        old = sorted(
-            (int(p.name.split("-")[1]), p) for p in out.glob("checkpoint-*") if p.name.split("-")[1].isdigit()
-        )
-        for _, p in old[:-keep]:
-            shutil.rmtree(p, ignore_errors=True)
+        write_json(writing / STATE, {"step": step, "best": best})
+        if path.exists():  # from a run that went further before it was resumed from an older checkpoint
+            shutil.rmtree(path)
+        os.replace(writing, path)
+        for _, old in _checkpoints(out)[:-keep]:
+            shutil.rmtree(old, ignore_errors=True)
+        _prune_best(out, best)
     accelerator.wait_for_everyone()
 
 

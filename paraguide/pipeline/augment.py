@@ -17,7 +17,7 @@ from pathlib import Path
 from paraguide.data.pairs import Pair, write_pairs
 from paraguide.data.squad import SquadReader, SquadWriter
 from paraguide.pipeline.config import BuildConfig
-from paraguide.pipeline.inputs import InputReport, pair_items, read_items
+from paraguide.pipeline.inputs import InputReport, config_pair_items, read_items, squad_records
 from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.pipeline.report import RunReport
 from paraguide.pipeline.runner import ChunkRunner, Progress
@@ -61,7 +61,7 @@ def augment(config: BuildConfig) -> dict:
     if not runner.state.is_main_process:
         return {}
     summary = _write(config, items, len(chunks), runner.outcomes(), runner.generator, inputs)
-    runner.write_timing()
+    runner.finish()
     return summary
 
 
@@ -105,7 +105,8 @@ def _write(config, items: list[Item], chunks: int, done: dict[int, list[Outcome]
     if config.squad:
         reader = SquadReader(config.squad)
         with SquadWriter(Path(config.out) / "train.json") as writer:
-            for record, copies in squad_paraphrases(reader, chosen, {item.key for item in items}, report):
+            records = squad_records(config, reader)  # answer offsets repaired, --skip-bad's records left out
+            for record, copies in squad_paraphrases(records, chosen, {item.key for item in items}, report):
                 if not config.paraphrases_only:
                     writer.write(record)
                 for copy in copies:
@@ -119,7 +120,7 @@ def _write(config, items: list[Item], chunks: int, done: dict[int, list[Outcome]
 
 def _write_pairs(config: BuildConfig, chosen: dict[str, list[list[Choice]]], report: RunReport) -> str:
     fmt, rows = pair_format(config), []
-    for n, (pair, items) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
+    for n, (pair, items) in enumerate(config_pair_items(config)):
         if not config.paraphrases_only:
             rows.append(pair)
         for it in items:  # each accepted paraphrase of a side makes one new pair, the label kept

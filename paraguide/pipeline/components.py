@@ -11,7 +11,8 @@ from paraguide.pipeline.generate import QuestionParaphraser
 
 def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     """The paraphraser, suggestion source, filters and thresholds ``config`` (already checked) names,
-    composed; their description (what a run's summary records) is the generator's ``components``."""
+    composed; their description (what a run's summary records) is the generator's ``components``, and the
+    files they read (whose content hashes a run records for --resume) its ``files``: ``{role: path}``."""
     from paraguide.model.paraphraser import Paraphraser, default_model_path
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
@@ -75,6 +76,19 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "nbest": config.nbest,
         "rank": config.rank,
         "rank_threshold": rank_threshold,
+    }
+    parts = {
+        "model": [model] if paraphraser else [],
+        "source": getattr(source, "files", ()),
+        "scorer": scorer.files,
+        "ranker": ranker.files if ranker is not None and ranker is not scorer else (),
+        "known words": vocabulary.files if vocabulary is not None and vocabulary is not source else (),
+        "fluency LM": [fluency] if fluency != "off" else [],
+    }
+    generator.files = {
+        role if len(paths) == 1 else f"{role} {n}": paths_n
+        for role, paths in parts.items()
+        for n, paths_n in enumerate(paths, start=1)
     }
     return generator
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paraguide.data.pairs import label_set as parse_label_set
 from paraguide.options import option
 
 # The synonyms of a lexicon that a second, differently built source also offers (suggest.Agreement), after
@@ -169,6 +170,12 @@ class BuildConfig(GeneratorConfig):
     pairs: str | None = option("input: question pairs (LCQMC/BQ/Quora-style TSV, MRPC or JSONL; labels kept)")
     pairs_format: str = option("pair file format: auto, tsv, tsv-unlabelled, quora, mrpc, jsonl", "auto")
     side: str = option("pairs: which question to paraphrase: a, b or both", "a")
+    label_set: str = option("labels a pair file may hold, comma-separated", "0,1")
+    skip_bad: bool = option(
+        "skip records that cannot be used (answers not in their context, bad lines of a pair file) and list "
+        "them in summary.json",
+        False,
+    )
     adversarial: bool = option(
         "context-chunk suggestions near same-type distractors and the adversarial threshold", False
     )
@@ -191,6 +198,8 @@ class BuildConfig(GeneratorConfig):
     overwrite: bool = option("discard a previous run in OUTDIR and start again", False)
     quiet: bool = option("no progress bar", False)
     examples: int = option("before/after examples to print and keep in the summary", 5)
+    # not part of the results either: an input it lets through has no records, and the outputs are empty
+    allow_empty: bool = option("an input with no records is not an error: the outputs are empty", False)
 
     def __post_init__(self) -> None:
         if self.out is None:
@@ -212,6 +221,11 @@ class BuildConfig(GeneratorConfig):
             raise ValueError("--adversarial needs QA data (--squad): its suggestions come from the context")
         if self.mode not in (None, "ppdb", "context"):
             raise ValueError(f"unknown --mode {self.mode!r}; choose ppdb or context")
+        try:
+            parse_label_set(self.label_set)
+        except ValueError:
+            problem = f"comma-separated integers (e.g. 0,1), got {self.label_set!r}"
+            raise ValueError(f"--label-set: {problem}") from None
         super().check()
         if self.chunk_size < 1:
             raise ValueError("--chunk-size must be at least 1")

@@ -21,6 +21,7 @@ from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
 from paraguide.suggest.base import Suggestion, SuggestionSource
+from paraguide.text.language import NO_WORD, has_word
 
 __all__ = ["Item", "Outcome", "QuestionParaphraser", "stage_names"]
 
@@ -143,6 +144,9 @@ class QuestionParaphraser:
         inputs: list[tuple[int, Suggestion | None]] = []
         for i, found, fresh in zip(active, suggestions, unused, strict=True):
             fresh = fresh[: self.top_k]
+            if step == 1 and not has_word(current[i]):  # emoji or punctuation alone: nothing to paraphrase
+                outcomes[i].stage, outcomes[i].reason = "suggestion", NO_WORD
+                continue
             if self.source is None:
                 fresh = [None]  # free paraphrasing: the empty suggestion
             elif not fresh and step == 1:

@@ -11,35 +11,52 @@ from dataclasses import dataclass
 
 from tqdm.auto import tqdm
 
+from paraguide.data.io import atomic_write, check_output_file
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.data.questions import QuestionInput, read_qa, read_questions
 from paraguide.options import option
+from paraguide.text.language import NO_WORD, has_word
 
 
 @contextmanager
-def _output(path: str | None) -> Iterator:
-    """``path`` opened for writing, or standard output."""
+def _output(path: str | None, *inputs: str | None) -> Iterator:
+    """``path`` opened for writing (a temporary file beside it, moved into place when the job succeeds: a
+    crash never leaves half a file under its name, and an unwritable folder fails at once), or standard
+    output. Writing over one of the job's ``inputs`` is refused."""
     if path is None:
         yield sys.stdout
         return
-    with open(path, "w", encoding="utf-8") as f:
+    check_output_file(path, inputs)
+    with atomic_write(path) as f:
         yield f
 
 
 def paraphrase_file(
-    paraphraser, items: Sequence[QuestionInput], output: str | None = None, **generation
+    paraphraser,
+    items: Sequence[QuestionInput],
+    output: str | None = None,
+    input_file: str | None = None,
+    **generation,
 ) -> list[list]:
     """Paraphrase ``items`` (``generation``: :meth:`Paraphraser.paraphrase`'s options) and write one JSONL
     line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion.
-    The output is opened before generation starts, so an unwritable path fails at once."""
-    with _output(output) as out:
-        results = paraphraser.paraphrase(
-            [it.question for it in items],
-            [it.suggestion for it in items],
-            matched=[it.replaces for it in items],
-            **generation,
+    The output is opened before generation starts, so an unwritable path fails at once (``input_file``:
+    where ``items`` came from, which the output must not replace)."""
+    with _output(output, input_file) as out:
+        # A question without a word (emoji, symbols or punctuation alone) is not paraphrased: the model would
+        # only spell out broken bytes. Its line says so and has no paraphrases.
+        words = [has_word(it.question) for it in items]
+        todo = [it for it, word in zip(items, words, strict=True) if word]
+        done = iter(
+            paraphraser.paraphrase(
+                [it.question for it in todo],
+                [it.suggestion for it in todo],
+                matched=[it.replaces for it in todo],
+                **generation,
+            )
         )
-        for item, paraphrases in zip(items, results, strict=True):
+        results = [next(done) if word else [] for word in words]
+        for item, paraphrases, word in zip(items, results, words, strict=True):
             record = {
                 "question": item.question,
                 "suggestion": item.suggestion or "",
@@ -47,19 +64,28 @@ def paraphrase_file(
                     {k: v for k, v in p.as_dict().items() if k != "suggestion"} for p in paraphrases
                 ],
             }
+            if not word:
+                record["not_paraphrased"] = NO_WORD
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return results
 
 
 def suggest_file(
-    source, path: str, output: str | None = None, top_k: int = 10, batch_size: int = 1000
+    source,
+    path: str,
+    output: str | None = None,
+    top_k: int = 10,
+    batch_size: int = 1000,
+    allow_empty: bool = False,
+    lang: str | None = None,
 ) -> tuple[int, int]:
     """Suggestions for every question of ``path`` (a source that ``needs_context`` reads QA records: SQuAD
     JSON or JSONL with passage and answer), one JSONL line per question. Returns (questions with any
-    suggestion, questions)."""
+    suggestion, questions). A file without a question is an error unless ``allow_empty``; given ``lang``,
+    so is one whose questions are mostly in the other language."""
     extra: dict[str, list] = {}
     if getattr(source, "needs_context", False):
-        rows = read_qa(path)
+        rows = read_qa(path, allow_empty=allow_empty, lang=lang)
         questions = [r.question for r in rows]
         extra = {
             "contexts": [r.context for r in rows],
@@ -67,10 +93,10 @@ def suggest_file(
             "answer_starts": [r.answer_start for r in rows],
         }
     else:
-        questions = [it.question for it in read_questions(path)]
+        questions = [it.question for it in read_questions(path, allow_empty=allow_empty, lang=lang)]
     found = 0
     with (
-        _output(output) as out,
+        _output(output, path) as out,
         tqdm(total=len(questions), unit="q", desc=f"suggest ({source.name})", disable=None) as bar,
     ):
         for start in range(0, len(questions), batch_size):
@@ -96,16 +122,22 @@ def score_pairs(scorer, pairs: Sequence[Pair], batch_size: int = 1024) -> list[f
 
 
 def score_file(
-    scorer, path: str, fmt: str = "auto", output: str | None = None, batch_size: int = 1024
+    scorer,
+    path: str,
+    fmt: str = "auto",
+    output: str | None = None,
+    batch_size: int = 1024,
+    allow_empty: bool = False,
 ) -> dict | None:
     """Score every pair of ``path``; write one score per line to standard output, or ``score, a, b, label``
     TSV to ``output``. Returns ROC-AUC and the best-threshold accuracy when every pair is labelled and
-    both labels occur, else None."""
+    both labels occur, else None. Labels must be 0 or 1; a file without a pair is an error unless
+    ``allow_empty``."""
     from paraguide.score import best_threshold_accuracy, roc_auc
 
-    pairs = list(read_pairs(path, fmt))
-    scores = score_pairs(scorer, pairs, batch_size)
-    with _output(output) as out:
+    pairs = list(read_pairs(path, fmt, allow_empty=allow_empty))
+    with _output(output, path) as out:  # opened first: an unwritable path fails before the scoring
+        scores = score_pairs(scorer, pairs, batch_size)
         for pair, score in zip(pairs, scores, strict=True):
             if output:
                 label = "" if pair.label is None else pair.label
@@ -124,19 +156,30 @@ def score_file(
     }
 
 
-def train_scorer(path: str, output_dir: str, config, fmt: str = "auto") -> int:
+def train_scorer(path: str, output_dir: str, config, fmt: str = "auto", overwrite: bool = False) -> int:
     """Train a sim scorer on the distinct positive pairs of ``path`` (prepare's JSONL repeats a pair per
-    suggestion) into ``output_dir``; returns the number of pairs."""
+    suggestion) into ``output_dir`` (a new or empty folder, or ``overwrite``); returns the number of pairs."""
+    from dataclasses import asdict
+
+    from paraguide.data.fingerprint import fingerprints
+    from paraguide.data.io import no_records
+    from paraguide.data.outdir import OutputDir
     from paraguide.score.sim import train_sim
     from paraguide.text.normalize import pair_key
 
+    output = OutputDir.check(output_dir, "train-scorer", overwrite=overwrite)
     seen, pairs = set(), []
     for p in read_pairs(path, fmt):
         key = pair_key(p.a, p.b)
         if p.is_positive and key not in seen:
             seen.add(key)
             pairs.append((p.a, p.b))
+    if not pairs:
+        raise no_records(path, "positive question pairs")
+    output.identify({**asdict(config), "format": fmt}, fingerprints({"pairs": path}))
+    output.claim()  # before training: an unwritable folder is found now, not after
     train_sim(pairs, output_dir, config)
+    output.finish()
     return len(pairs)
 
 
@@ -175,13 +218,18 @@ class ParaphraseJob:
         "auto",
         choices=("auto", "float32", "bfloat16", "float16"),
     )
+    allow_empty: bool = option("an input with no records is not an error: the outputs are empty", False)
 
     def items(self) -> list[QuestionInput]:
-        """The inputs: the question with each suggestion, or the file's lines (ValueError if neither or both)."""
+        """The inputs: the question with each suggestion, or the file's lines (ValueError if neither or both;
+        DataError for a file without a question, unless --allow-empty, or -- with the bundled model of
+        --lang -- one whose questions are mostly in the other language)."""
         if bool(self.question) == bool(self.input):
             raise ValueError("give either a question or --input FILE")
         if self.input:
-            return read_questions(self.input)
+            # --lang picks the bundled model only: a --model is whatever language it was trained on
+            lang = None if self.model else self.lang
+            return read_questions(self.input, allow_empty=self.allow_empty, lang=lang)
         suggestions = self.suggestion or [None]
         replaces = self.replaces or [None] * len(suggestions)
         if len(replaces) != len(suggestions):
@@ -199,6 +247,7 @@ class ParaphraseJob:
             paraphraser,
             items,
             self.output,
+            self.input,
             num_beams=self.num_beams,
             num_return_sequences=self.num_return,
             batch_size=self.batch_size,
@@ -230,9 +279,11 @@ class SuggestJob:
     lang: str | None = option("language of the questions (default: en)", choices=("en", "zh"))
     batch_size: int = option("questions per batch", 1000)
     ner: str | None = option("context: an installed spaCy NER pipeline to type answers (default: rules)")
+    allow_empty: bool = option("an input with no records is not an error: the outputs are empty", False)
 
     def run(self) -> tuple[int, int]:
-        """Write the suggestions; returns (questions with any suggestion, questions)."""
+        """Write the suggestions; returns (questions with any suggestion, questions). A --lang given is
+        checked against the questions (a source such as cilin has its own language: no --lang, no check)."""
         from paraguide.suggest import load_source
 
         # every option goes to load_source, and each source takes those it uses
@@ -240,7 +291,9 @@ class SuggestJob:
             threshold=self.threshold, relations=self.relation, lang=self.lang or "en", ner=self.ner
         )
         source = load_source(self.source, **options)
-        return suggest_file(source, self.input, self.output, self.top_k, self.batch_size)
+        return suggest_file(
+            source, self.input, self.output, self.top_k, self.batch_size, self.allow_empty, self.lang
+        )
 
 
 @dataclass
@@ -258,10 +311,11 @@ class ScoreJob:
         "tokenisation for lexical, bundled model for sim and fluency", "en", choices=("en", "zh")
     )
     batch_size: int = option("pairs per batch", 1024)
+    allow_empty: bool = option("an input with no records is not an error: the outputs are empty", False)
 
     def run(self) -> dict | None:
         """Write the scores; returns ROC-AUC and best accuracy for labelled pairs, else None."""
         from paraguide.score import load_scorer
 
         scorer = load_scorer(self.scorer, lang=self.lang)
-        return score_file(scorer, self.input, self.format, self.output, self.batch_size)
+        return score_file(scorer, self.input, self.format, self.output, self.batch_size, self.allow_empty)

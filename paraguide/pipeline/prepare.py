@@ -1,6 +1,6 @@
 """Build the paraphraser's training data from question pairs, as Gan & Ng (2019, §2.2) built theirs.
 
-    pairs ─► positive labels ─► not identical ─► not duplicate ─► min length ─► min similarity
+    pairs ─► positive labels ─► not identical ─► not duplicate ─► has words ─► min length ─► min similarity
           ─► held-out split by pair ─► both directions ─► suggestion (textrank | alignment), unique per
           source ─► a share of empty suggestions ─► train.jsonl + train.heldout.jsonl + train.stats.json
 
@@ -27,12 +27,13 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from paraguide.data.io import output_paths, write_json, write_jsonl
+from paraguide.data.io import check_output_file, output_paths, write_json, write_jsonl
 from paraguide.data.pairs import Pair, read_pairs
-from paraguide.errors import BadRecords
+from paraguide.errors import BadRecords, DataError
 from paraguide.options import option
 from paraguide.suggest.alignment import AlignmentSuggester, occurs_in, replaced_phrase
 from paraguide.suggest.textrank import TextRank
+from paraguide.text.language import LanguageCheck, has_word
 from paraguide.text.normalize import normalize, pair_key
 from paraguide.text.pos import has_tagger
 from paraguide.text.stopwords import load_stopwords
@@ -77,6 +78,11 @@ class PrepareConfig:
     workers: int = option("processes (default: 0 = all CPU cores)", 0, shown=False)
     skip_bad: bool = option(
         "skip malformed lines (counted and listed in the report) instead of stopping", False
+    )
+    allow_empty: bool = option(
+        "an input with no records is not an error: the outputs are empty (also: a file without a positive "
+        "pair)",
+        False,
     )
     format: str = option(
         "pair file format",
@@ -229,10 +235,20 @@ def prepare(
         raise ValueError("min_similarity needs a scorer")
     started = time.time()
     paths = output_paths(out)
+    pair_files = [os.fspath(p) for p in pair_files]
+    for path in paths.values():  # before the work: writable, and none of them an input
+        check_output_file(path, pair_files)
     bad = BadRecords(skip=config.skip_bad)
     stages = {
         name: Stage(name)
-        for name in ("labelled positive", "not identical", "not duplicate", "min length", "min similarity")
+        for name in (
+            "labelled positive",
+            "not identical",
+            "not duplicate",
+            "has words",
+            "min length",
+            "min similarity",
+        )
     }
 
     # 1. Read, keep positives, drop identical and duplicate pairs (order-free, case-free keys).
@@ -242,16 +258,20 @@ def prepare(
     for path in pair_files:
         path = os.fspath(path)
         before = bad.count
-        n = 0
+        n = positives = 0
+        language = LanguageCheck(path, config.lang)
         for pair in tqdm(
-            read_pairs(path, config.format, bad),
+            read_pairs(path, config.format, bad, allow_empty=config.allow_empty),
             desc=f"read {Path(path).name}",
             unit="pair",
             disable=not progress,
         ):
             n += 1
+            language.feed(pair.a)
+            language.feed(pair.b)
             if not _keep(stages["labelled positive"], pair.is_positive):
                 continue
+            positives += 1
             a, b = normalize(pair.a), normalize(pair.b)
             key = pair_key(a, b)
             if not _keep(stages["not identical"], key[0] != key[1]):
@@ -259,7 +279,13 @@ def prepare(
             if not _keep(stages["not duplicate"], key not in seen):
                 continue
             seen.add(key)
+            # a side of emoji, symbols or punctuation alone teaches the model nothing but broken bytes
+            if not _keep(stages["has words"], has_word(a) and has_word(b)):
+                continue
             kept.append(_Kept(pair, a, b, key))
+        language.done()
+        if n and not positives and not config.allow_empty:
+            raise DataError(path, "no positive pairs (label 1) in the file: prepare trains on paraphrases")
         files[path] = {"pairs_read": n, "bad_lines_skipped": bad.count - before}
     del seen
 

@@ -140,11 +140,14 @@ def format_summary(summary: dict, out: str) -> str:
         if count:
             lines.append(f"  {stage:<22} {count:>8}")
     lines.append(f"  {'selected':<22} {summary['selected']:>8}")
-    located = summary["input_check"]["answer_offsets_located"]
-    if located:
+    check = summary["input_check"]
+    if check["answer_offsets_repaired"]:
         lines.append(
-            f"answer offsets located in the context (wrong or -1; files keep them as given): {located}"
+            f"answer offsets repaired (wrong or -1, the text found in the context; the files hold the right "
+            f"ones, listed in summary.json): {check['answer_offsets_repaired']}"
         )
+    if check["skipped_records"]:
+        lines.append(f"records skipped (--skip-bad; listed in summary.json): {check['skipped_records']}")
     if summary["input_check"].get("empty_answers"):
         lines.append(f"empty answer texts (kept, not used): {summary['input_check']['empty_answers']}")
     lines.append(f"files in {out}: {', '.join(summary['files'])}")

@@ -12,11 +12,13 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from paraguide.data.fingerprint import fingerprints
 from paraguide.data.io import write_json
+from paraguide.data.outdir import OutputDir
 from paraguide.pipeline.components import load_generator
 from paraguide.pipeline.config import BuildConfig
 from paraguide.pipeline.records import OUTCOME_FORMAT, Item, Outcome
-from paraguide.pipeline.shards import WORK, ShardWriter, file_fingerprint, prepare_run, read_done
+from paraguide.pipeline.shards import WORK, ShardWriter, read_done
 
 
 def chunked(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
@@ -73,19 +75,26 @@ def _state():
 
 
 class ChunkRunner:
-    """One run of a builder in ``config.out``: the process group, the generator, the work folder and the
-    chunks an earlier run finished (``done``: chunk number -> its outcomes as JSON)."""
+    """One run of a builder (``job``: its command) in ``config.out``: the process group, the generator, the
+    output folder (checked: :mod:`paraguide.data.outdir`), the work folder and the chunks an earlier run
+    finished (``done``: chunk number -> its outcomes as JSON)."""
 
     def __init__(self, config: BuildConfig, job: str):
         self.started = time.perf_counter()
         self.config, self.job = config, job
         self.state = _state()
         self.rank, self.world = self.state.process_index, self.state.num_processes
+        # Every process checks OUTDIR (reading only, so that all of them raise the same error): the folder
+        # before anything is loaded, the run's options and files once the generator says what it reads.
+        self.output = OutputDir.check(config.out, job, resume=config.resume, overwrite=config.overwrite)
         self.generator = load_generator(config, device=self.state.device)
-        if self.state.is_main_process:  # checks OUTDIR and the configuration once, before anyone writes
-            prepare_run(config.out, self.run_config(), config.resume, config.overwrite)
+        self.output.identify(self.run_config(), self.inputs())
         self.state.wait_for_everyone()
         self.work = Path(config.out) / WORK
+        if self.state.is_main_process:
+            self.output.claim()
+            self.work.mkdir(exist_ok=True)
+        self.state.wait_for_everyone()
         self.done = read_done(self.work)  # read by every process before any writes (chunks owned by number)
         self.state.wait_for_everyone()
         self.processed = 0  # questions this process generated in this invocation
@@ -96,21 +105,17 @@ class ChunkRunner:
         return self.generator.components
 
     def run_config(self) -> dict:
-        """What --resume compares: the input, the components and every option that changes the output."""
-        config = self.config
-        skip = {"out", "resume", "overwrite", "quiet", "device", "examples", "squad", "pairs", "model"}
-        options = {k: v for k, v in asdict(config).items() if k not in skip}
-        size = None  # no model is loaded with --nbest 0
-        if config.nbest:
-            size = (Path(self.components["model"]) / "model.safetensors").stat().st_size
-        return {
-            "job": self.job,
-            "outcome_format": OUTCOME_FORMAT,
-            "input": file_fingerprint(config.squad or config.pairs),
-            **options,
-            **self.components,
-            "model_size": size,
-        }
+        """What --resume compares besides the files: the components and every option that changes the output
+        (the input and model are compared by content: :meth:`inputs`)."""
+        skip = {"out", "resume", "overwrite", "quiet", "device", "examples", "squad", "pairs", "model", "allow_empty"}
+        options = {k: v for k, v in asdict(self.config).items() if k not in skip}
+        components = {k: v for k, v in self.components.items() if k not in ("model", "fluency")}  # paths
+        return {"job": self.job, "outcome_format": OUTCOME_FORMAT, **options, **components}
+
+    def inputs(self) -> dict[str, dict]:
+        """The content hash of every file the run reads: the input, the model and what the suggestion
+        source, the scorers and the filters load."""
+        return fingerprints({"input": self.config.squad or self.config.pairs, **self.generator.files})
 
     def run(
         self,
@@ -169,8 +174,10 @@ class ChunkRunner:
         """Every finished chunk's outcomes, read back from the shards (main process, after the run)."""
         return {c: [Outcome.from_json(o) for o in results] for c, results in read_done(self.work).items()}
 
-    def write_timing(self) -> None:
-        """Speed of this invocation (kept out of summary.json, whose content must not depend on timing)."""
+    def finish(self) -> None:
+        """Mark the run finished and write the speed of this invocation (timing.json: kept out of
+        summary.json, whose content must not depend on timing). Main process."""
+        self.output.finish()
         seconds = time.perf_counter() - self.started
         write_json(
             Path(self.config.out) / "timing.json",

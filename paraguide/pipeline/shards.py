@@ -11,61 +11,19 @@ A shard file (``work/shard-<rank>.jsonl``) holds, per chunk, its result lines an
 
 Chunks are assigned by number (chunk ``i`` belongs to process ``i % world_size``) and every chunk holds
 the same questions whatever the number of processes, so the results -- and the merged files -- are the
-same for 1 process or 8, in one go or resumed.
+same for 1 process or 8, in one go or resumed. Which run a folder holds, and whether --resume may continue
+it, is :mod:`paraguide.data.outdir`'s part.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from paraguide.data.io import write_json
-from paraguide.errors import ParaguideError
 
 WORK = "work"
-
-
-class RunConflict(ParaguideError):
-    """OUTDIR holds another run, or an unfinished one and --resume was not given."""
-
-
-def file_fingerprint(path: str | os.PathLike) -> dict:
-    """What identifies an input file for --resume: its path, size and the hash of its first 1 MB."""
-    path = Path(path)
-    with open(path, "rb") as f:
-        head = hashlib.sha256(f.read(1 << 20)).hexdigest()[:16]
-    return {"path": str(path.resolve()), "size": path.stat().st_size, "head_sha256": head}
-
-
-def prepare_run(out_dir: str | os.PathLike, config: dict, resume: bool, overwrite: bool) -> Path:
-    """The run's work folder (called by the main process alone). A new run needs an OUTDIR without a
-    run (or --overwrite); --resume needs the same configuration as the run it continues (every field
-    that changes results is compared)."""
-    work = Path(out_dir) / WORK
-    saved_path = work / "run.json"
-    if saved_path.exists() and not overwrite:
-        saved = json.loads(saved_path.read_text(encoding="utf-8"))
-        if not resume:
-            raise RunConflict(
-                f"{out_dir} already holds a run (started {saved.get('job')}); pass --resume to continue it, "
-                "or --overwrite to start again"
-            )
-        changed = sorted(
-            k for k in set(saved["config"]) | set(config) if saved["config"].get(k) != config.get(k)
-        )
-        if changed:
-            details = "; ".join(f"{k}: {saved['config'].get(k)!r} -> {config.get(k)!r}" for k in changed)
-            raise RunConflict(f"cannot resume {out_dir}: the configuration changed ({details})")
-        return work
-    if overwrite and work.exists():
-        for f in work.glob("shard-*.jsonl"):
-            f.unlink()
-    work.mkdir(parents=True, exist_ok=True)
-    write_json(saved_path, {"job": config.get("job"), "config": config})
-    return work
 
 
 def read_done(work: Path) -> dict[int, list[dict]]:

@@ -3,7 +3,8 @@
     summary = build_testset(BuildConfig(squad="dev-v1.1.json", out="runs/testset"))
 
 Writes in OUTDIR ``paraphrased.json`` + ``original.json`` (SQuAD: the same questions, the paraphrased ones
-with new ids; contexts and answers untouched) or ``paraphrased.<tsv|jsonl>`` + ``original.<tsv|jsonl>``
+with new ids; contexts and answers untouched but for wrong answer offsets, repaired and listed in the summary)
+or ``paraphrased.<tsv|jsonl>`` + ``original.<tsv|jsonl>``
 (pairs whose every paraphrased side was accepted, labels kept), and the run's report files
 (:mod:`paraguide.pipeline.report`). The input is streamed in chunks (:mod:`paraguide.pipeline.runner`), so a
 killed run continues with ``resume=True`` and the files are the same for any number of processes.
@@ -16,7 +17,13 @@ from pathlib import Path
 from paraguide.data.pairs import Pair, write_pairs
 from paraguide.data.squad import SquadReader, SquadWriter
 from paraguide.pipeline.config import BuildConfig
-from paraguide.pipeline.inputs import InputReport, count_questions, pair_items, read_items
+from paraguide.pipeline.inputs import (
+    InputReport,
+    config_pair_items,
+    count_questions,
+    read_items,
+    squad_records,
+)
 from paraguide.pipeline.records import Outcome
 from paraguide.pipeline.report import RunReport
 from paraguide.pipeline.runner import ChunkRunner, Progress, chunked
@@ -27,8 +34,8 @@ def build_testset(config: BuildConfig) -> dict:
     """Paraphrase every question once (or drop it, saying why) and write the test set; returns the
     summary (also written as OUTDIR/summary.json; an empty dict on processes other than the main one)."""
     config.check()
-    total = count_questions(config.squad, config.pairs, config.side, config.pairs_format)
-    runner = ChunkRunner(config, "testset")
+    total = count_questions(config)
+    runner = ChunkRunner(config, "build-testset")
     inputs = InputReport()
     progress = Progress(total, "build-testset", not config.quiet and runner.state.is_main_process)
     runner.run(chunked(read_items(config, inputs), config.chunk_size), progress)
@@ -44,7 +51,7 @@ def build_testset(config: BuildConfig) -> dict:
     write = _write_squad if config.squad else _write_pairs
     files = write(config, outcomes, report)
     summary = report.finish(list(outcomes.values()), files)
-    runner.write_timing()
+    runner.finish()
     return summary
 
 
@@ -59,7 +66,8 @@ def _write_squad(config: BuildConfig, outcomes: dict[str, Outcome], report: RunR
     out, reader = Path(config.out), SquadReader(config.squad)
     chosen = {key: [o.steps] for key, o in outcomes.items() if o.selected}
     with SquadWriter(out / "paraphrased.json") as para, SquadWriter(out / "original.json") as orig:
-        for record, copies in squad_paraphrases(reader, chosen, set(outcomes), report):
+        records = squad_records(config, reader)  # answer offsets repaired, --skip-bad's records left out
+        for record, copies in squad_paraphrases(records, chosen, set(outcomes), report):
             report.account(str(record["id"]), result(outcomes, str(record["id"]), config.squad))
             for copy in copies:
                 para.write(copy)
@@ -71,7 +79,7 @@ def _write_squad(config: BuildConfig, outcomes: dict[str, Outcome], report: RunR
 def _write_pairs(config: BuildConfig, outcomes: dict[str, Outcome], report: RunReport) -> list[str]:
     out, fmt = Path(config.out), pair_format(config)
     para_pairs, orig_pairs = [], []
-    for n, (pair, items) in enumerate(pair_items(config.pairs, config.side, config.pairs_format)):
+    for n, (pair, items) in enumerate(config_pair_items(config)):
         results = [result(outcomes, it.key, config.pairs) for it in items]
         for it, outcome in zip(items, results, strict=True):
             report.account(it.key, outcome)

@@ -3,10 +3,9 @@ the format pairs are written in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from paraguide.data.pairs import detect_format
-from paraguide.data.squad import SquadReader
 from paraguide.pipeline.config import BuildConfig
 from paraguide.pipeline.inputs import unique_id
 from paraguide.pipeline.records import Choice
@@ -14,12 +13,13 @@ from paraguide.pipeline.report import RunReport
 
 
 def squad_paraphrases(
-    reader: SquadReader, chosen: dict[str, list[list[Choice]]], taken: set[str], report: RunReport
+    records: Iterable[dict], chosen: dict[str, list[list[Choice]]], taken: set[str], report: RunReport
 ) -> Iterator[tuple[dict, list[dict]]]:
-    """Each record of a SQuAD file with its paraphrased copies (``chosen``: id -> the paths whose last
+    """Each record of a SQuAD file (``records``: :func:`~paraguide.pipeline.inputs.squad_records`, the
+    checked and repaired ones) with its paraphrased copies (``chosen``: id -> the paths whose last
     paraphrase to write) under new ids not in ``taken`` (every input id); the report records the ids and
     provenance. The SQuAD writing of both builders."""
-    for record in reader:
+    for record in records:
         key, copies = str(record["id"]), []
         for path in chosen.get(key, ()):
             new_id = unique_id(key, "para", taken)

@@ -12,9 +12,11 @@ import numpy as np
 
 class Scorer(Protocol):
     """What every scorer offers: a ``name`` (the key its scores are kept under) and batch-first
-    :meth:`score`, so that a model can encode a whole batch at once."""
+    :meth:`score`, so that a model can encode a whole batch at once; ``files``: the model files it read (a
+    run records their content hashes, for --resume)."""
 
     name: str
+    files: tuple = ()
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """One similarity per pair, in order."""
@@ -27,6 +29,7 @@ class CachedVectorScorer(ABC):
     test set compares one original with many candidates. Subclasses say how to encode."""
 
     name = "vectors"
+    files: tuple = ()
 
     def __init__(self, cache_size: int = 100_000):
         self.cache_size = cache_size

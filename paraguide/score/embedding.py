@@ -6,6 +6,7 @@ set compares one original with many candidates, and each distinct sentence is en
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -43,7 +44,7 @@ class EmbeddingScorer(CachedVectorScorer):
             raise FileNotFoundError(f"no sentence-transformers model folder at {path}")
         super().__init__(cache_size)
         self.model = SentenceTransformer(path, device=device, local_files_only=True, trust_remote_code=False)
-        self.name = "embedding"
+        self.name, self.files = "embedding", (Path(path),)
         self.batch_size = batch_size
 
     def encode(self, sentences: list[str]) -> np.ndarray:

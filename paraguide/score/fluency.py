@@ -160,7 +160,8 @@ class FluencyScorer:
     def __init__(self, path: str | os.PathLike | None = None, lang: str = "en", measure: str = "slor"):
         if measure not in ("slor", "logprob"):
             raise ValueError(f"unknown fluency measure {measure!r}; choose slor or logprob")
-        self.lm = QuestionLM.from_pretrained(path or bundled_fluency_path(lang))
+        self.files = (Path(path or bundled_fluency_path(lang)),)
+        self.lm = QuestionLM.from_pretrained(self.files[0])
         self.measure = measure
 
     def fluency(self, texts: Sequence[str]) -> list[float]:

@@ -64,6 +64,7 @@ class LexicalScorer:
             raise ValueError(f"unknown lexical measure {measure!r}; choose one of {', '.join(MEASURES)}")
         self.measure, self.lang = measure, lang
         self.name = f"lexical:{measure}"
+        self.files: tuple = ()
         self.idf: dict[str, float] | None = None
         self._default_idf = 1.0
 

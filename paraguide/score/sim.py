@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paraguide.data.io import atomic_folder
 from paraguide.options import option
 from paraguide.score.base import CachedVectorScorer
 from paraguide.text.pieces import train_sentencepiece
@@ -62,13 +63,11 @@ class SimModel:
         import torch
         from safetensors.torch import save_file
 
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        weight = self.embedding.weight.detach().to(torch.float16).contiguous()
-        save_file({"embedding.weight": weight}, path / "model.safetensors")
-        (path / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
-        with open(path / "spiece.model", "wb") as f:
-            f.write(self.sp.serialized_model_proto())
+        with atomic_folder(path) as saving:  # each file complete under its final name, or not there
+            weight = self.embedding.weight.detach().to(torch.float16).contiguous()
+            save_file({"embedding.weight": weight}, saving / "model.safetensors")
+            (saving / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
+            (saving / "spiece.model").write_bytes(self.sp.serialized_model_proto())
 
     def ids(self, sentences: Sequence[str]) -> list[list[int]]:
         """Piece ids of each sentence (``<unk>`` alone for an empty one, so that each sentence has a mean)."""
@@ -180,7 +179,7 @@ class SimScorer(CachedVectorScorer):
     def __init__(self, path: str | os.PathLike, cache_size: int = 100_000):
         super().__init__(cache_size)
         self.model = SimModel.from_pretrained(path)
-        self.name = "sim"
+        self.name, self.files = "sim", (Path(path),)
 
     def encode(self, sentences: list[str]) -> np.ndarray:
         """L2-normalised sentence vectors as a numpy array."""

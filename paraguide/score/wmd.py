@@ -5,6 +5,7 @@ scorer; the transport problem is solved exactly as a linear programme (scipy's H
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from collections import Counter
 from collections.abc import Sequence
 
@@ -40,7 +41,8 @@ class WMDScorer:
     ``lang``) -- trained on paraphrase pairs, and there for every language without a download."""
 
     def __init__(self, sim_path: str | os.PathLike | None = None, lang: str = "en"):
-        self.model = SimModel.from_pretrained(sim_path or bundled_sim_path(lang))
+        self.files = (Path(sim_path or bundled_sim_path(lang)),)
+        self.model = SimModel.from_pretrained(self.files[0])
         self.lang, self.name = lang, "wmd"
         self.stopwords = load_stopwords(lang)
         self._vectors: dict[str, np.ndarray] = {}

@@ -3,6 +3,8 @@ batch-first interface, ``source.suggest(questions, top_k)``: PPDB (and PPDB-like
 synonyms, word pairs mined from paraphrase corpora, Chinese question words, adversarial context chunks
 (which also take each question's context and answer), and their agreement (``A&B``) or union (``A|B``)."""
 
+from pathlib import Path
+
 from paraguide.suggest.agreement import Agreement, Union
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
 from paraguide.suggest.base import Suggestion, SuggestionSource
@@ -47,6 +49,7 @@ def load_source(spec: str, **options) -> SuggestionSource:
         corpora = path.split(",") if path else default_corpora(lang)
         source = PPDB(mined_table(corpora, lang), **lexical)
         source.name = "mined"
+        source.files = tuple(Path(c) for c in corpora)  # what the word pairs were mined from
         return source
     if name == "ppdb":
         return PPDB(path or default_ppdb_path(options.get("lang", "en")), **lexical)

@@ -37,6 +37,7 @@ class Agreement:
             raise ValueError("Agreement needs at least two sources")
         self.first, self.others, self.lang = first, others, lang
         self.name = "&".join(s.name for s in (first, *others))
+        self.files = tuple(f for s in (first, *others) for f in getattr(s, "files", ()))
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
@@ -69,6 +70,7 @@ class Union:
             raise ValueError("Union needs at least two sources")
         self.sources = sources
         self.name = "|".join(s.name for s in sources)
+        self.files = tuple(f for s in sources for f in getattr(s, "files", ()))
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""

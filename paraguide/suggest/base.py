@@ -27,10 +27,11 @@ class Suggestion:
 class SuggestionSource(Protocol):
     """What every suggestion source has: a ``name``, a batch-first :meth:`suggest`, and ``needs_context``:
     True for a source that also takes each question's passage and answer (``contexts=``, ``answers=``,
-    ``answer_starts=``), as the adversarial one does."""
+    ``answer_starts=``), as the adversarial one does; ``files``: the data files it read."""
 
     name: str
     needs_context: bool = False
+    files: tuple = ()  # the files it reads (a run records their content hashes, for --resume)
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``; None: all)."""

@@ -18,6 +18,7 @@ test of whether a QA model reads the question or matches words.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from paraguide.suggest.base import Suggestion
 from paraguide.text.chunks import GRAMMAR, chunk, sentences
@@ -52,6 +53,7 @@ class ContextChunks:
     def __init__(self, lang: str = "en", ner: str | None = None, min_words: int = 2):
         self.lang, self.min_words = lang, min_words
         self.finder = EntityFinder(lang, ner)
+        self.files = (Path(ner),) if ner and Path(ner).exists() else ()  # a local spaCy pipeline
 
     def _content(self, text: str) -> set[str]:
         """Words that count for overlap: not stop words; Chinese single characters (年, 的, 个: units and

@@ -52,6 +52,7 @@ class Interrogatives:
     or "en"."""
 
     name = "interrogative"
+    files: tuple = ()  # its tables are part of paraguide
 
     def __init__(self, groups: Sequence[Sequence[str]] | None = None, lang: str = "zh"):
         if lang not in ("zh", "en"):

@@ -22,7 +22,8 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from paraguide.data.io import atomic_write, iter_lines
+from paraguide.data.fingerprint import file_sha256
+from paraguide.data.io import atomic_write, iter_lines, open_text
 from paraguide.data.shared import cache_dir, find_shared
 from paraguide.errors import DataError
 from paraguide.suggest.base import Suggestion
@@ -43,9 +44,7 @@ INDEX_VERSION = 1
 
 
 def _cache_file(kind: str, source: Path) -> Path:
-    stamp = "".join(
-        f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns};" for p in sorted(source.glob("*.yaml*"))
-    )
+    stamp = "".join(f"{p.name}:{file_sha256(p)};" for p in sorted(source.glob("*.yaml*")))
     digest = hashlib.sha1(f"v{INDEX_VERSION}:{source.resolve()}:{stamp}".encode()).hexdigest()[:12]
     return cache_dir(kind) / f"{digest}.json.gz"
 
@@ -66,10 +65,15 @@ def build_wordnet_index(folder: str | os.PathLike) -> dict:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
     def load(path: Path):
-        with (
-            gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
-        ) as f:
-            return yaml.load(f, Loader=loader)
+        with open_text(path) as f:  # gzip or not; corrupt gzip data is a DataError naming the file
+            try:
+                return yaml.load(f, Loader=loader)
+            except UnicodeDecodeError:
+                raise DataError(str(path), "invalid UTF-8") from None
+            except yaml.YAMLError as e:
+                mark = getattr(e, "problem_mark", None)
+                problem = f"invalid YAML: {getattr(e, 'problem', None) or e}"
+                raise DataError(str(path), problem, line=mark.line + 1 if mark else None) from None
 
     lemmas: dict[str, dict[str, list[str]]] = {}
     sense_lemma: dict[str, str] = {}
@@ -140,6 +144,7 @@ class WordNet:
         all; why two: docs/suggest.md)."""
         self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
         self.max_sense = max_sense
+        self.files: tuple[Path, ...] = ()  # NLTK's corpus is identified by the installed nltk_data alone
         if path is not None and os.fspath(path) == "nltk":
             from nltk.corpus import wordnet
 
@@ -159,6 +164,7 @@ class WordNet:
             )
         index = build_wordnet_index(path)
         self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+        self.files = (path,)
 
     def lemmatize(self, word: str, pos: str) -> list[str]:
         """WordNet lemmas of ``word`` as ``pos``: itself if listed, else morphy's detachments that are."""
@@ -332,6 +338,7 @@ class Cilin:
                 for w in words:
                     self.groups.setdefault(w, []).append(words)
         antonyms = Path(antonyms) if antonyms else find_shared("zh_cilin/antonym.txt")
+        self.files = (path, antonyms) if antonyms is not None else (path,)
         self._antonyms: dict[str, list[str]] = {}
         self.skipped_antonym_lines: list[int] = []  # one side empty (two such lines in the public list)
         if antonyms is not None:

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from paraguide.data.fingerprint import file_sha256
 from paraguide.data.io import atomic_write
 from paraguide.data.shared import cache_dir, find_shared
 from paraguide.text.tokenize import tokenize
@@ -67,7 +68,7 @@ def mined_table(corpora: Sequence[str | os.PathLike], lang: str, min_count: int 
     from paraguide.data.pairs import read_pairs
 
     paths = [Path(p) for p in corpora]
-    stamp = ";".join(f"{p.resolve()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in paths)
+    stamp = ";".join(f"{p.resolve()}:{file_sha256(p)}" for p in paths)  # rebuilt when a corpus changes
     digest = hashlib.sha1(f"v{VERSION}:{lang}:{min_count}:{stamp}".encode()).hexdigest()[:12]
     table = cache_dir("mined") / f"{lang}-{digest}.txt"
     if not table.exists():

@@ -103,6 +103,7 @@ class PPDB:
         skip_names: bool = True,
     ):
         self.path, self.lang, self.threshold, self.max_n = Path(path), lang, threshold, max_n
+        self.files = (self.path,)
         self.skip_names, self.per_phrase = skip_names, per_phrase
         self.relations = frozenset(relations) if relations else None
         self.index = build_index(path, index, fmt, progress)
