@@ -61,7 +61,9 @@ print(json.dumps({"seconds": time.perf_counter() - started, "bytes": sum(r["byte
 def timed(script: str, *args: str, repeat: int = 3) -> dict:
     runs = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
+        )
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     seconds = statistics.median(r["seconds"] for r in runs)
     return {**runs[0], "seconds": round(seconds, 3), "mb_per_s": round(runs[0]["bytes"] / 2**20 / seconds)}

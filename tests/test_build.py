@@ -317,12 +317,18 @@ def test_testset_files_side_by_side(tmp_path):
 def test_outdir_in_use_needs_resume_or_overwrite_and_the_same_config(tmp_path, capsys):
     out = squad_testset(tmp_path, "out", "--chunk-size", "12")
     assert run_cli("--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out)) == 1
-    assert f"{out} already holds a paraguide build-testset run (finished); pass --resume to continue it" in capsys.readouterr().err
+    assert (
+        f"{out} already holds a paraguide build-testset run (finished); pass --resume to continue it"
+        in capsys.readouterr().err
+    )
     args = ["--squad", str(EXAMPLE), "--source", f"ppdb:{EXAMPLE_PPDB}", "--out", str(out), "--resume"]
     assert run_cli(*args, "--top-k", "2", "--chunk-size", "12") == 1
     assert f"cannot resume {out}, the run changed: top_k: 3 -> 2 (resume with" in capsys.readouterr().err
     assert run_cli(*args, "--chunk-size", "12", "--fluency", "bundled") == 1  # a filter added changes the run
-    assert "the run changed: fluency: 'off' -> 'bundled'; " in (err := capsys.readouterr().err) and "; fluency LM: added (resume" in err
+    assert (
+        "the run changed: fluency: 'off' -> 'bundled'; " in (err := capsys.readouterr().err)
+        and "; fluency LM: added (resume" in err
+    )
     before = contents(out)
     assert run_cli(*args, "--chunk-size", "12") == 0  # everything done: merged again, same files
     assert contents(out) == before

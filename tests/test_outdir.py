@@ -23,7 +23,17 @@ from paraguide.data.outdir import OutputDir, RunConflict
 EXAMPLE = ROOT / "examples" / "data" / "squad_en.json"
 EXAMPLE_PPDB = ROOT / "examples" / "data" / "ppdb_en.txt"
 # A cheap builder: in-place candidates, a lexical scorer, no model.
-BUILD = ["--source", f"ppdb:{EXAMPLE_PPDB}", "--scorer", "lexical", "--rank", "off", "--quiet", "--lang", "en"]
+BUILD = [
+    "--source",
+    f"ppdb:{EXAMPLE_PPDB}",
+    "--scorer",
+    "lexical",
+    "--rank",
+    "off",
+    "--quiet",
+    "--lang",
+    "en",
+]
 TRAIN = ["--size", "tiny", "--vocab-size", "300", "--batch-size", "16", "--lr", "3e-3", "--warmup-steps", "2",
          "--dropout", "0", "--eval-every", "1000", "--eval-examples", "4", "--save-every", "1000"]  # fmt: skip
 
@@ -93,7 +103,9 @@ def test_output_dir_rules(tmp_path):
     run = OutputDir.check(tmp_path / "run", "build-testset")
     run.identify({"top_k": 3}, {})
     run.claim()
-    with pytest.raises(RunConflict, match="holds a paraguide build-testset run; choose another folder for augment"):
+    with pytest.raises(
+        RunConflict, match="holds a paraguide build-testset run; choose another folder for augment"
+    ):
         OutputDir.check(tmp_path / "run", "augment")
     with pytest.raises(RunConflict, match="not a augment run: nothing to resume"):
         OutputDir.check(tmp_path / "run", "augment", resume=True)
@@ -265,7 +277,9 @@ def test_train_scorer_refuses_a_users_folder_and_an_unwritable_one(tmp_path, cap
     (out / "config.json").write_text('{"mine": 1}')
     small = ["--dim", "8", "--vocab-size", "300", "--epochs", "1", "--batch-size", "4"]
     assert main(["train-scorer", "--pairs", str(pairs), "--output-dir", str(out), *small]) == 1
-    assert error(capsys).startswith(f"paraguide train-scorer: error: {out} is not empty and is not a paraguide")
+    assert error(capsys).startswith(
+        f"paraguide train-scorer: error: {out} is not empty and is not a paraguide"
+    )
     assert (out / "config.json").read_text() == '{"mine": 1}'
     blocked = tmp_path / "a-file" / "scorer"  # its parent is a file: cannot be created
     (tmp_path / "a-file").write_text("")

@@ -32,9 +32,7 @@ def folder_files(path: Path) -> list[Path]:
     """The regular files of a folder, recursively, in a fixed order (caches of Python and git left out)."""
     skip = {"__pycache__", ".git"}
     return sorted(
-        p
-        for p in path.rglob("*")
-        if p.is_file() and not skip.intersection(p.relative_to(path).parts)
+        p for p in path.rglob("*") if p.is_file() and not skip.intersection(p.relative_to(path).parts)
     )
 
 
@@ -69,5 +67,7 @@ def changed_files(saved: dict[str, dict], now: dict[str, dict]) -> list[str]:
             lines.append(f"{role}: {'added' if before is None else 'no longer given'}")
         elif before["sha256"] != after["sha256"]:
             moved = "" if before["path"] == after["path"] else f" (was {before['path']})"
-            lines.append(f"{role}: {after['path']}{moved} has changed since the run started (its content differs)")
+            lines.append(
+                f"{role}: {after['path']}{moved} has changed since the run started (its content differs)"
+            )
     return lines

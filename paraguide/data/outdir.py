@@ -68,7 +68,9 @@ class OutputDir:
     inputs: dict[str, dict] = field(default_factory=dict)
 
     @classmethod
-    def check(cls, path: str | os.PathLike, job: str, *, resume: bool = False, overwrite: bool = False) -> OutputDir:
+    def check(
+        cls, path: str | os.PathLike, job: str, *, resume: bool = False, overwrite: bool = False
+    ) -> OutputDir:
         """Decide what a run of ``job`` may do in ``path`` (reads only; raises :class:`RunConflict`)."""
         path = Path(path)
         out = cls(path, job)
@@ -94,7 +96,9 @@ class OutputDir:
                 )
         elif run is not None:
             if resume:
-                raise RunConflict(f"{path} holds a paraguide {run['job']} run, not a {job} run: nothing to resume")
+                raise RunConflict(
+                    f"{path} holds a paraguide {run['job']} run, not a {job} run: nothing to resume"
+                )
             if not overwrite:
                 raise RunConflict(
                     f"{path} holds a paraguide {run['job']} run; choose another folder for {job}, or pass "
@@ -179,4 +183,3 @@ def _read_run(path: Path) -> dict:
     if not isinstance(run, dict) or not isinstance(run.get("job"), str):
         raise RunConflict(f"{path / RUN_FILE} is not a paraguide run record; move it away")
     return run
-

@@ -37,7 +37,6 @@ from paraguide.model.copy import CopyConfig, CopyGenerator, build_model
 from paraguide.model.tokenizer import EMPTY, INPUT_FORMATS, SEP, load_tokenizer, model_input, train_tokenizer
 from paraguide.options import option
 
-
 STATE = "paraguide_state.json"  # in a checkpoint: its step and early stopping's best
 
 
@@ -168,8 +167,12 @@ class TrainConfig:
 def run_inputs(config: TrainConfig, heldout_file: str | None) -> dict[str, dict]:
     """The content hash of every file a run reads: training and held-out data, the model it starts from."""
     return fingerprints(
-        {"train file": config.train_file, "held-out file": heldout_file, "init_from": config.init_from,
-         "backbone": config.backbone}  # fmt: skip
+        {
+            "train file": config.train_file,
+            "held-out file": heldout_file,
+            "init_from": config.init_from,
+            "backbone": config.backbone,
+        }  # fmt: skip
     )
 
 

@@ -107,7 +107,18 @@ class ChunkRunner:
     def run_config(self) -> dict:
         """What --resume compares besides the files: the components and every option that changes the output
         (the input and model are compared by content: :meth:`inputs`)."""
-        skip = {"out", "resume", "overwrite", "quiet", "device", "examples", "squad", "pairs", "model", "allow_empty"}
+        skip = {
+            "out",
+            "resume",
+            "overwrite",
+            "quiet",
+            "device",
+            "examples",
+            "squad",
+            "pairs",
+            "model",
+            "allow_empty",
+        }
         options = {k: v for k, v in asdict(self.config).items() if k not in skip}
         components = {k: v for k, v in self.components.items() if k not in ("model", "fluency")}  # paths
         return {"job": self.job, "outcome_format": OUTCOME_FORMAT, **options, **components}

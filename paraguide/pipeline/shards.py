@@ -22,7 +22,6 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-
 WORK = "work"
 
 

@@ -5,9 +5,9 @@ scorer; the transport problem is solved exactly as a linear programme (scipy's H
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 

@@ -28,5 +28,7 @@ def train_sentencepiece(texts: Iterable[str], vocab_size: int, **options):
             )
         except RuntimeError as e:  # SentencePiece's own checks, e.g. a vocabulary smaller than its alphabet
             problem = str(e).split("] ", 1)[-1].split(" Increase vocab_size")[0]
-            raise ValueError(f"cannot train a SentencePiece vocabulary of {vocab_size} pieces: {problem}") from None
+            raise ValueError(
+                f"cannot train a SentencePiece vocabulary of {vocab_size} pieces: {problem}"
+            ) from None
         return spm.SentencePieceProcessor(model_file=f"{tmp}/spiece.model")
