@@ -490,6 +490,49 @@ def _run_build(args) -> int:
     return 0
 
 
+def _add_evaluate(sub) -> None:
+    p = _command(
+        sub,
+        "evaluate",
+        "score a system on an original and a paraphrased test set: the drop, DPR, by band (report.md, plots)",
+        """\
+            Compare a system's predictions on a build-testset folder's original and paraphrased sets, paired
+            through id_map.json: EM/F1 (QA: official SQuAD v1.1 for English, character level for Chinese) or
+            accuracy, precision, recall, F1 (QM; per category when the pair file has one), the drop, the
+            different-prediction ratio (DPR), and the drop by similarity band, edit rate band, suggestion
+            source, step and question word. Writes report.md, report.json and PNG plots to --out.
+
+            Predictions from any system: QA a JSON object {question id: answer text}, as the official SQuAD
+            evaluator takes; QM one integer label per pair in the pair file's order (a text/TSV file whose
+            lines start with the label, or JSONL {"label": 1} or {"prediction": 1} lines, optionally with
+            "line": N).
+            """,
+        """\
+            examples:
+              paraguide evaluate --testset runs/demo/testset --original preds_original.json \\
+                  --paraphrased preds_paraphrased.json --out runs/demo/report
+              paraguide evaluate --testset runs/lcqmc --original orig.labels --paraphrased para.labels \\
+                  --after-original orig2.labels --after-paraphrased para2.labels --out runs/lcqmc/report
+              paraguide evaluate --squad dev-v1.1.json --predictions dev_predictions.json --out runs/dev
+            """,
+    )
+    from paraguide.evaluate.report import EvaluateJob
+
+    first = ("testset", "original", "paraphrased", "after_original", "after_paraphrased", "out")
+    _add_dataclass_args(p, EvaluateJob, first=first)
+    p.set_defaults(run=_run_evaluate)
+
+
+def _run_evaluate(args) -> int:
+    from paraguide.evaluate.report import EvaluateJob, summary_line
+
+    job = _from_args(EvaluateJob, args)
+    report = job.run()
+    print(summary_line(report))
+    _note(f"report: {job.out}/report.md")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``paraguide`` parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -508,6 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train_scorer(sub)
     _add_build_testset(sub)
     _add_augment(sub)
+    _add_evaluate(sub)
     parser.commands = sub.choices  # name -> the command's parser (for --config)
     return parser
 
