@@ -1,0 +1,102 @@
+"""The recorded QA experiment's table, in Gan & Ng's layout (their Tables 1-6): EM/F1 of the model trained on
+the original sample and on the augmented one, on SQuAD dev and on each test set's original and paraphrased
+questions, with the drop and the different-prediction ratio; mean and spread (sample standard deviation)
+over the seeds run so far. Reads the run folders qa_squad.sh wrote.
+
+    python recipes/experiments/collect.py runs/exp/qa-en [--json benchmarks/results/experiment_qa_en.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from pathlib import Path
+
+SETS = ("dev", "para-original", "para-paraphrased", "adv-original", "adv-paraphrased")
+
+
+def spread(values: list[float]) -> dict:
+    """Mean and sample standard deviation (0 for one seed) of a list of percentages."""
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return {"mean": round(statistics.fmean(values), 2), "sd": round(sd, 2), "n": len(values)}
+
+
+def collect(out: Path) -> dict:
+    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}}
+    for folder in sorted(out.glob("qa-*-*")):
+        match = re.fullmatch(r"qa-(original|augmented)-(\d+)", folder.name)
+        if match and (folder / "all_results.json").exists():
+            runs[match[1]][int(match[2])] = json.loads((folder / "all_results.json").read_text())
+    seeds = sorted(set(runs["original"]) & set(runs["augmented"]))
+    table: dict = {"seeds": seeds, "training": {}}
+    for data in ("original", "augmented"):
+        row = {}
+        for name in SETS:
+            scores = [runs[data][s]["test"][name] for s in seeds if name in runs[data][s]["test"]]
+            if scores:
+                row[name] = {m: spread([x[m] for x in scores]) for m in ("exact_match", "f1")}
+        for kind in ("para", "adv"):
+            pairs = [(runs[data][s]["test"].get(f"{kind}-original"), runs[data][s]["test"].get(f"{kind}-paraphrased"))
+                     for s in seeds]  # fmt: skip
+            drops = [o["f1"] - p["f1"] for o, p in pairs if o and p]
+            if drops:
+                row[f"{kind}-drop-f1"] = spread(drops)
+        table["training"][data] = row
+    dpr = {}
+    for kind in ("para", "adv"):
+        for when in ("before", "after"):
+            values = [json.loads(f.read_text())["results"][when]["dpr"]
+                      for s in seeds if (f := out / f"report-{kind}-{s}" / "report.json").exists()]  # fmt: skip
+            if values:
+                dpr[f"{kind}-{when}"] = spread(values)
+    table["dpr"] = dpr
+    if seeds:
+        first = runs["original"][seeds[0]]
+        table["setup"] = {k: first.get(k) for k in ("base_model", "lang")} | {
+            "train_questions": first["train"]["questions"],
+            "augmented_train_questions": runs["augmented"][seeds[0]]["train"]["questions"],
+            "epochs": first["train"]["epochs"],
+        }
+    return table
+
+
+def markdown(table: dict) -> str:
+    def cell(row: dict, name: str, metric: str = "f1") -> str:
+        if name not in row:
+            return "–"
+        v = row[name][metric] if metric in row[name] else row[name]
+        return f"{v['mean']:.2f} ± {v['sd']:.2f}"
+
+    head = ("| training data | SQuAD dev EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
+            "adversarial set: original F1 | adversarial F1 | drop |")  # fmt: skip
+    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 8 + "|"]
+    for data, row in table["training"].items():
+        dev = f"{cell(row, 'dev', 'exact_match')} / {cell(row, 'dev')}"
+        lines.append(
+            f"| {data} | {dev} | {cell(row, 'para-original')} | {cell(row, 'para-paraphrased')} | "
+            f"{cell(row, 'para-drop-f1', 'f1') if 'para-drop-f1' in row else '–'} | {cell(row, 'adv-original')} | "
+            f"{cell(row, 'adv-paraphrased')} | {cell(row, 'adv-drop-f1', 'f1') if 'adv-drop-f1' in row else '–'} |"
+        )
+    if table["dpr"]:
+        lines += ["", "different-prediction ratio (%): " + ", ".join(
+            f"{k} {v['mean']:.2f} ± {v['sd']:.2f}" for k, v in table["dpr"].items())]  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("out", help="the experiment's folder (qa_squad.sh's OUT)")
+    parser.add_argument("--json", help="also write the table as JSON here")
+    args = parser.parse_args()
+    table = collect(Path(args.out))
+    if args.json:
+        Path(args.json).write_text(json.dumps(table, indent=2) + "\n")
+    print(markdown(table))
+
+
+if __name__ == "__main__":
+    main()
