@@ -1,9 +1,15 @@
 """The recorded QA experiment's table, in Gan & Ng's layout (their Tables 1-6): EM/F1 of the model trained on
 the original sample and on the augmented one, on SQuAD dev and on each test set's original and paraphrased
 questions, with the drop and the different-prediction ratio; mean and spread (sample standard deviation)
-over the seeds run so far. Reads the run folders qa_squad.sh wrote.
+over the seeds run so far. Reads the run folders qa_squad.sh (or qa_dureader.sh: DuReader-robust dev) wrote.
+
+A QM folder (one data set of qm_pairs.sh: qm-original-SEED/, qm-augmented-SEED/, report-SEED/) gives the
+QM table instead: accuracy and F1 on the full test set, on the paraphrased set's original and paraphrased
+pairs, the drop (accuracy) and the different-prediction ratio. The kind is read from the folder (--kind
+to force it).
 
     python recipes/experiments/collect.py runs/exp/qa-en [--json benchmarks/results/experiment_qa_en.json]
+    python recipes/experiments/collect.py runs/exp/qm/lcqmc [--json benchmarks/results/experiment_qm_lcqmc.json]
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import statistics
 from pathlib import Path
 
 SETS = ("dev", "para-original", "para-paraphrased", "adv-original", "adv-paraphrased")
+QM_SETS = ("test", "original", "paraphrased")
+QM_METRICS = ("accuracy", "f1")
 
 
 def spread(values: list[float]) -> dict:
@@ -69,7 +77,8 @@ def markdown(table: dict) -> str:
         v = row[name][metric] if metric in row[name] else row[name]
         return f"{v['mean']:.2f} ± {v['sd']:.2f}"
 
-    head = ("| training data | SQuAD dev EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
+    dev_name = "DuReader-robust dev" if table.get("setup", {}).get("lang") == "zh" else "SQuAD dev"
+    head = (f"| training data | {dev_name} EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
             "adversarial set: original F1 | adversarial F1 | drop |")  # fmt: skip
     lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 8 + "|"]
     for data, row in table["training"].items():
@@ -85,17 +94,82 @@ def markdown(table: dict) -> str:
     return "\n".join(lines)
 
 
+def collect_qm(out: Path) -> dict:
+    """The QM table of one data set's folder (qm_pairs.sh's OUT/NAME)."""
+    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}}
+    for folder in sorted(out.glob("qm-*-*")):
+        match = re.fullmatch(r"qm-(original|augmented)-(\d+)", folder.name)
+        if match and (folder / "all_results.json").exists():
+            runs[match[1]][int(match[2])] = json.loads((folder / "all_results.json").read_text())
+    seeds = sorted(set(runs["original"]) & set(runs["augmented"]))
+    table: dict = {"kind": "qm", "seeds": seeds, "training": {}}
+    for data in ("original", "augmented"):
+        row = {}
+        for name in QM_SETS:
+            scores = [runs[data][s]["test"][name] for s in seeds if name in runs[data][s]["test"]]
+            if scores:
+                row[name] = {m: spread([x[m] for x in scores]) for m in QM_METRICS}
+        drops = {m: [runs[data][s]["test"]["original"][m] - runs[data][s]["test"]["paraphrased"][m]
+                     for s in seeds if {"original", "paraphrased"} <= set(runs[data][s]["test"])]
+                 for m in QM_METRICS}  # fmt: skip
+        if drops["accuracy"]:
+            row["drop"] = {m: spread(v) for m, v in drops.items()}
+        when = "before" if data == "original" else "after"
+        dpr = [json.loads(f.read_text())["results"][when]["dpr"]
+               for s in seeds if (f := out / f"report-{s}" / "report.json").exists()]  # fmt: skip
+        if dpr:
+            row["dpr"] = spread(dpr)
+        table["training"][data] = row
+    if seeds:
+        first = runs["original"][seeds[0]]
+        table["setup"] = {
+            "model": first.get("model"),
+            "train_pairs": first.get("train_samples"),
+            "augmented_train_pairs": runs["augmented"][seeds[0]].get("train_samples"),
+            "epochs": first.get("epochs"),
+            "test_pairs": first["test"].get("test", {}).get("total"),
+            "paraphrased_pairs": first["test"].get("paraphrased", {}).get("total"),
+        }
+    return table
+
+
+def markdown_qm(table: dict) -> str:
+    def cell(row: dict, name: str, metric: str) -> str:
+        if name not in row:
+            return "–"
+        v = row[name][metric] if metric in row[name] else row[name]
+        return f"{v['mean']:.2f} ± {v['sd']:.2f}"
+
+    head = ("| training data | test acc / F1 | paraphrased set: original acc / F1 | paraphrased acc / F1 | "
+            "drop acc / F1 | DPR (%) |")  # fmt: skip
+    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 6 + "|"]
+    for data, row in table["training"].items():
+        pair = [f"{cell(row, n, 'accuracy')} / {cell(row, n, 'f1')}" for n in (*QM_SETS, "drop")]
+        lines.append(f"| {data} | {' | '.join(pair)} | {cell(row, 'dpr', 'dpr')} |")
+    return "\n".join(lines)
+
+
+def kind_of(out: Path) -> str:
+    """qm when the folder holds qm_pairs.sh's runs, else qa."""
+    return "qm" if any(out.glob("qm-*-*")) and not any(out.glob("qa-*-*")) else "qa"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("out", help="the experiment's folder (qa_squad.sh's OUT)")
+    parser.add_argument(
+        "out", help="the experiment's folder (qa_squad.sh's or qa_dureader.sh's OUT, qm_pairs.sh's OUT/NAME)"
+    )
+    parser.add_argument("--kind", choices=("qa", "qm"), help="the folder's kind (default: read from it)")
     parser.add_argument("--json", help="also write the table as JSON here")
     args = parser.parse_args()
-    table = collect(Path(args.out))
+    out = Path(args.out)
+    kind = args.kind or kind_of(out)
+    table = collect(out) if kind == "qa" else collect_qm(out)
     if args.json:
         Path(args.json).write_text(json.dumps(table, indent=2) + "\n")
-    print(markdown(table))
+    print(markdown(table) if kind == "qa" else markdown_qm(table))
 
 
 if __name__ == "__main__":
