@@ -352,7 +352,6 @@ def test_evaluate_single_squad_file(tmp_path, capsys):
     assert "EM 66.67, F1 88.89 on 3 questions (0 missing)" in capsys.readouterr().out
     # the folder now holds a report: refused unless --overwrite
     assert _error(["evaluate", "--squad", squad, "--predictions", preds, "--out", str(out)], capsys) == (
-        f"paraguide evaluate: error: {out}: the report folder is not empty (--overwrite replaces an earlier "
-        "report there)\n"
+        f"paraguide evaluate: error: {out} already holds a paraguide evaluate run; pass --overwrite to replace it\n"
     )
     assert main(["evaluate", "--squad", squad, "--predictions", preds, "--out", str(out), "--overwrite"]) == 0

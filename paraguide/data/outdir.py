@@ -1,6 +1,6 @@
 """Output folders that never mix two runs and never overwrite a user's files.
 
-Every command that writes a folder (``train``, ``train-scorer``, ``build-testset``, ``augment``) checks it
+Every command that writes a folder (``train``, ``train-scorer``, ``build-testset``, ``augment``, ``evaluate``) checks it
 before loading anything (:meth:`OutputDir.check`), identifies its run (:meth:`OutputDir.identify`: the
 options that decide the results and the content hash of every file read, :mod:`paraguide.data.fingerprint`)
 and claims it before writing anything (:meth:`OutputDir.claim`), which writes ``run.json``.
@@ -44,6 +44,7 @@ OWNED = {
                       "accounting.jsonl", "summary.json", "timing.json", "work"),
     "augment": ("train.json", "train.tsv", "train.jsonl", "id_map.json", "provenance.jsonl", "accounting.jsonl",
                 "summary.json", "timing.json", "work"),
+    "evaluate": ("report.md", "report.json", "*.png"),
 }  # fmt: skip
 
 
@@ -69,9 +70,16 @@ class OutputDir:
 
     @classmethod
     def check(
-        cls, path: str | os.PathLike, job: str, *, resume: bool = False, overwrite: bool = False
+        cls,
+        path: str | os.PathLike,
+        job: str,
+        *,
+        resume: bool = False,
+        overwrite: bool = False,
+        resumable: bool = True,
     ) -> OutputDir:
-        """Decide what a run of ``job`` may do in ``path`` (reads only; raises :class:`RunConflict`)."""
+        """Decide what a run of ``job`` may do in ``path`` (reads only; raises :class:`RunConflict`);
+        ``resumable``: whether the command has --resume (what the message offers)."""
         path = Path(path)
         out = cls(path, job)
         if resume and overwrite:
@@ -88,11 +96,15 @@ class OutputDir:
                 out.resumed, out.saved = True, run
             elif overwrite:
                 out.remove = owned(path, job)
-            else:
+            elif resumable:
                 state = " (finished)" if run.get("finished") else " (unfinished)"
                 raise RunConflict(
                     f"{path} already holds a paraguide {job} run{state}; pass --resume to continue it "
                     "(the same command plus --resume), or --overwrite to discard it and start again"
+                )
+            else:
+                raise RunConflict(
+                    f"{path} already holds a paraguide {job} run; pass --overwrite to replace it"
                 )
         elif run is not None:
             if resume:

@@ -6,11 +6,14 @@ question word and (QM) category; ``report.md``, ``report.json`` and PNG plots ar
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from paraguide.data.fingerprint import fingerprints
 from paraguide.data.io import atomic_write, write_json
-from paraguide.errors import DataError
+from paraguide.data.outdir import OutputDir
 from paraguide.evaluate.metrics import (
     category_accuracy,
     classification_scores,
@@ -65,15 +68,21 @@ class EvaluateJob:
         if self.squad or self.predictions:
             if not (self.squad and self.predictions) or self.testset:
                 raise ValueError("--squad and --predictions go together, without --testset")
-            _check_out(self.out, self.overwrite)
-            return _single(self.squad, self.predictions, self.out, self.lang or "en", self.lenient_ids)
+            report = _single(self.squad, self.predictions, self.lang or "en", self.lenient_ids)
+            scores = report["results"]["scores"]
+            with _claim(self.out, self.overwrite, {"squad": self.squad, "predictions": self.predictions}):
+                write_json(Path(self.out) / "report.json", report)
+                with atomic_write(Path(self.out) / "report.md") as f:
+                    f.write(f"# Scores\n\n`{self.predictions}` on `{self.squad}` ({report['lang']}, "
+                            f"{scores['total']} questions, {scores['missing']} without a prediction)\n\n"
+                            f"| EM | F1 |\n|---:|---:|\n| {scores['exact_match']:.2f} | {scores['f1']:.2f} |\n")  # fmt: skip
+            return report
         if not (self.testset and self.original and self.paraphrased):
             raise ValueError(
                 "give --testset with --original and --paraphrased (or --squad with --predictions)"
             )
         if bool(self.after_original) != bool(self.after_paraphrased):
             raise ValueError("--after-original and --after-paraphrased go together")
-        _check_out(self.out, self.overwrite)
         ts = read_testset(self.testset, self.lang)
         runs = {"before": (self.original, self.paraphrased)}
         if self.after_original:
@@ -94,10 +103,13 @@ class EvaluateJob:
         if "after" in results:
             report["recovery"] = {m: results["after"]["paraphrased"][m] - results["before"]["paraphrased"][m]
                                   for m in _metrics(ts.task)}  # fmt: skip
-        report["plots"] = _plots(self.out, ts, results)
-        write_json(Path(self.out) / "report.json", report)
-        with atomic_write(Path(self.out) / "report.md") as f:
-            f.write(format_markdown(report))
+        inputs = {"testset": self.testset, "original": self.original, "paraphrased": self.paraphrased,
+                  "after original": self.after_original, "after paraphrased": self.after_paraphrased}  # fmt: skip
+        with _claim(self.out, self.overwrite, inputs):
+            report["plots"] = _plots(self.out, ts, results)
+            write_json(Path(self.out) / "report.json", report)
+            with atomic_write(Path(self.out) / "report.md") as f:
+                f.write(format_markdown(report))
         return report
 
 
@@ -111,20 +123,17 @@ def _edges(text: str, what: str) -> list[float]:
     return edges
 
 
-def _check_out(out: str, overwrite: bool) -> None:
-    # A new or empty folder; with --overwrite, one that holds only an earlier report (its plots removed,
-    # so that none is left over from it).
-    root = Path(out)
-    if root.exists() and not root.is_dir():
-        raise DataError(out, "not a folder")
-    if not root.is_dir() or not any(root.iterdir()):
-        return
-    ours = [f for f in root.iterdir() if f.name in REPORT_FILES or f.suffix == ".png"]
-    if not overwrite or len(ours) != len(list(root.iterdir())):
-        raise DataError(out, "the report folder is not empty (--overwrite replaces an earlier report there)")
-    for f in ours:
-        if f.suffix == ".png":
-            f.unlink()
+@contextmanager
+def _claim(out: str, overwrite: bool, inputs: dict[str, str | None]) -> Iterator[None]:
+    """Write the report into its folder, once every input is read and checked (a bad input leaves the folder
+    as it was): the folder is every command's output folder (:mod:`paraguide.data.outdir`): new or empty,
+    or an earlier report with --overwrite (its files and plots removed first); ``run.json`` records what was
+    scored, by content."""
+    output = OutputDir.check(out, "evaluate", overwrite=overwrite, resumable=False)
+    output.identify({}, fingerprints(inputs))
+    output.claim()
+    yield
+    output.finish()
 
 
 def _band(value: float | None, edges: list[float]) -> str:
@@ -261,20 +270,14 @@ def _plots(out: str, ts: TestSet, results: dict) -> list[str]:
     return written
 
 
-def _single(squad: str, predictions: str, out: str, lang: str, lenient: bool) -> dict:
-    """``--squad FILE --predictions FILE``: EM/F1 of one set alone."""
+def _single(squad: str, predictions: str, lang: str, lenient: bool) -> dict:
+    """``--squad FILE --predictions FILE``: EM/F1 of one set alone (the report, not yet written)."""
     references, _ = squad_references(squad)
     answers = read_answers(predictions)
     check_ids(predictions, answers, references, squad, lenient)
     scores = squad_scores(answers, references, lang)
-    report = {"job": "evaluate", "task": "qa", "lang": lang, "squad": squad, "predictions": predictions,
-              "metrics": ["exact_match", "f1"], "results": {"scores": scores}}  # fmt: skip
-    write_json(Path(out) / "report.json", report)
-    with atomic_write(Path(out) / "report.md") as f:
-        f.write(f"# Scores\n\n`{predictions}` on `{squad}` ({lang}, {scores['total']} questions, "
-                f"{scores['missing']} without a prediction)\n\n| EM | F1 |\n|---:|---:|\n"
-                f"| {scores['exact_match']:.2f} | {scores['f1']:.2f} |\n")  # fmt: skip
-    return report
+    return {"job": "evaluate", "task": "qa", "lang": lang, "squad": squad, "predictions": predictions,
+            "metrics": ["exact_match", "f1"], "results": {"scores": scores}}  # fmt: skip
 
 
 _NAMES = {"exact_match": "EM", "f1": "F1", "accuracy": "accuracy"}

@@ -167,7 +167,7 @@ def train_scorer(path: str, output_dir: str, config, fmt: str = "auto", overwrit
     from paraguide.score.sim import train_sim
     from paraguide.text.normalize import pair_key
 
-    output = OutputDir.check(output_dir, "train-scorer", overwrite=overwrite)
+    output = OutputDir.check(output_dir, "train-scorer", overwrite=overwrite, resumable=False)
     seen, pairs = set(), []
     for p in read_pairs(path, fmt):
         key = pair_key(p.a, p.b)
