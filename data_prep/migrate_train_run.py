@@ -19,6 +19,11 @@ from paraguide.cli import _from_args, build_parser
 from paraguide.data.outdir import OutputDir
 from paraguide.model.train import STATE, TrainConfig, _default_heldout, run_inputs
 
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    print(__doc__)
+    sys.exit(0)
+if len(sys.argv) < 3 or "--" not in sys.argv:
+    sys.exit(__doc__)
 out = Path(sys.argv[1])
 argv = sys.argv[sys.argv.index("--") + 1 :]
 args = build_parser().parse_args(["train", *argv])

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from paraguide.errors import ParaguideError
+from paraguide.model.safe_weights import pickle_refusal
 
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
@@ -39,10 +40,6 @@ SCRATCH_SIZES = {
     "small": dict(num_hidden_layers=4, hidden_size=256, num_attention_heads=4, intermediate_size=1024),
     "base": dict(num_hidden_layers=12, hidden_size=768, num_attention_heads=12, intermediate_size=3072),
 }
-# Weights that are pickles (or other frameworks' formats), never opened: named in the refusal.
-PICKLE_WEIGHTS = ("pytorch_model.bin", "pytorch_model.bin.index.json", "tf_model.h5", "model.ckpt.index",
-                  "flax_model.msgpack")  # fmt: skip
-PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle", ".h5", ".msgpack")
 # What a head is called in the messages (default: the auto class's name without AutoModelFor).
 HEAD_NAMES = {
     "AutoModelForQuestionAnswering": "extractive question-answering",
@@ -181,16 +178,9 @@ def checkpoint_folder(path: str | os.PathLike) -> Path:
         folder = inner
     if not (folder / "config.json").is_file():
         raise CheckpointError(f"{folder}: no config.json; not a Hugging Face checkpoint folder")
-    if not any(folder.glob("*.safetensors")):
-        pickled = sorted(
-            p.name for p in folder.iterdir() if p.name in PICKLE_WEIGHTS or p.suffix in PICKLE_SUFFIXES
-        )
-        what = f"only pickle/framework weights ({', '.join(pickled)})" if pickled else "no weights"
-        raise CheckpointError(
-            f"{folder}: {what} and no .safetensors file; the recipes load safetensors only and never unpickle "
-            "a checkpoint (a pickle can run code when opened). Convert it once, in a session you trust: "
-            "`AutoModel.from_pretrained(path).save_pretrained(path)`"
-        )
+    refusal = pickle_refusal(folder)
+    if refusal:
+        raise CheckpointError(f"{folder}: {refusal}")
     return folder
 
 

@@ -118,7 +118,10 @@ def test_checkpoints_that_are_not_local_safe_seq2seq_folders_are_refused(checkpo
     pickled.mkdir()
     (pickled / "config.json").write_text((checkpoint / "config.json").read_text())
     (pickled / "pytorch_model.bin").write_bytes(b"not loaded")
-    with pytest.raises(ValueError, match="no .safetensors weights; paraguide does not unpickle"):
+    with pytest.raises(
+        ValueError,
+        match=r"only pickled weights \(pytorch_model.bin\), no .safetensors file; paraguide never unpickles",
+    ):
         load_checkpoint_model(pickled, 100)
     decoder_only = tmp_path / "gpt2"
     decoder_only.mkdir()

@@ -628,9 +628,9 @@ def test_a_pickled_model_is_refused_before_anything_unpickles_it(tmp_path, capsy
     (folder / "config.json").write_text((ROOT / "paraguide" / "models" / "en" / "config.json").read_text())
     (folder / "pytorch_model.bin").write_bytes(pickle.dumps(_Touch(tmp_path / "unpickled")))
     message = (
-        f"{folder}: no model.safetensors, only pickled weights (pytorch_model.bin); paraguide does not "
-        "unpickle checkpoints (a pickle can run any code). Convert it once in a trusted session: load it and "
-        "save_pretrained(folder, safe_serialization=True)"
+        f"{folder}: only pickled weights (pytorch_model.bin), no .safetensors file; paraguide never "
+        "unpickles a checkpoint (a pickle can run any code when opened). Convert it once, in a session you "
+        "trust: `AutoModel.from_pretrained(path).save_pretrained(path)` (safetensors is the default)"
     )
     refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--model", folder], message)
     missing = tmp_path / "nothing"

@@ -7,8 +7,8 @@ and safe: local files only, safetensors only, never remote code. Details: docs/p
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
+from paraguide.model.safe_weights import pickle_refusal
 from paraguide.model.tokenizer import EMPTY, SEP
 
 
@@ -60,11 +60,9 @@ def load_checkpoint_model(
     from transformers import AutoConfig, AutoModelForSeq2SeqLM
 
     path = _checkpoint_dir(path)
-    if not any(Path(path).glob("*.safetensors")):
-        raise ValueError(
-            f"{path}: no .safetensors weights; paraguide does not unpickle checkpoints. Convert it once "
-            "with `AutoModel.from_pretrained(path).save_pretrained(path)` in a trusted session."
-        )
+    refusal = pickle_refusal(path)
+    if refusal:
+        raise ValueError(f"{path}: {refusal}")
     config = AutoConfig.from_pretrained(path, local_files_only=True, trust_remote_code=False)
     if _is_encoder(config):
         return _encoder_decoder(path, vocab_size, dropout, decoder_layers)

@@ -17,6 +17,7 @@ from transformers import AutoConfig, AutoModelForSeq2SeqLM, GenerationMixin, Pre
 from transformers.modeling_outputs import Seq2SeqLMOutput
 
 from paraguide.errors import DataError
+from paraguide.model.safe_weights import pickle_refusal, pickled_weights
 
 
 def _shape(d_model: int, layers: int, heads: int, ffn: int) -> dict:
@@ -52,9 +53,6 @@ def backbone_config(size: str, vocab_size: int, max_length: int = 256, dropout: 
     )
 
 
-PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl", ".pickle")
-
-
 def check_model_folder(path: str | os.PathLike) -> str:
     """``path`` if it is a paraphraser folder that loads without unpickling anything (``model.safetensors``
     and a ``config.json`` of model type ``paraguide-copy``), else a :class:`DataError` naming the folder and
@@ -67,14 +65,9 @@ def check_model_folder(path: str | os.PathLike) -> str:
     if not os.path.isdir(path):
         raise DataError(path, "not a folder: a model is a folder written by paraguide train")
     if not os.path.isfile(os.path.join(path, "model.safetensors")):
-        pickles = sorted(f for f in os.listdir(path) if f.endswith(PICKLE_SUFFIXES))
-        if pickles:
-            raise DataError(
-                path,
-                f"no model.safetensors, only pickled weights ({', '.join(pickles)}); paraguide does not "
-                "unpickle checkpoints (a pickle can run any code). Convert it once in a trusted session: load "
-                "it and save_pretrained(folder, safe_serialization=True)",
-            )
+        refusal = pickle_refusal(path)
+        if refusal and pickled_weights(path):
+            raise DataError(path, refusal)
         raise DataError(path, "no model.safetensors: not a model folder written by paraguide train")
     try:
         with open(os.path.join(path, "config.json"), encoding="utf-8") as f:

@@ -66,6 +66,7 @@ def collect(out: Path) -> dict:
             "train_questions": first["train"]["questions"],
             "augmented_train_questions": runs["augmented"][seeds[0]]["train"]["questions"],
             "epochs": first["train"]["epochs"],
+            "dev_questions": first["test"].get("dev", {}).get("total"),
         }
     return table
 
@@ -77,7 +78,10 @@ def markdown(table: dict) -> str:
         v = row[name][metric] if metric in row[name] else row[name]
         return f"{v['mean']:.2f} ± {v['sd']:.2f}"
 
-    dev_name = "DuReader-robust dev" if table.get("setup", {}).get("lang") == "zh" else "SQuAD dev"
+    setup = table.get("setup", {})
+    dev_name = "DuReader-robust dev" if setup.get("lang") == "zh" else "SQuAD dev"
+    if setup.get("dev_questions"):
+        dev_name += f" ({setup['dev_questions']:,} q.)"
     head = (f"| training data | {dev_name} EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
             "adversarial set: original F1 | adversarial F1 | drop |")  # fmt: skip
     lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 8 + "|"]

@@ -55,25 +55,5 @@ for set in "${sets[@]}"; do
 done
 model=(--from_scratch "$SIZE")
 [ -n "$MODEL" ] && model=(--model_name_or_path "$MODEL")
-for seed in $SEEDS; do
-    for data in original augmented; do
-        run="$OUT/qa-$data-$seed"
-        [ -f "$run/all_results.json" ] && continue
-        train="$OUT/train.json"
-        [ $data = augmented ] && train="$OUT/aug/train.json"
-        resume=()
-        [ -d "$run" ] && resume=(--resume)
-        $RUN_QA recipes/qa/run_qa.py --lang zh "${model[@]}" --train_file "$train" \
-            --test_files "${tests[@]}" --test_names "${names[@]}" --output_dir "$run" --seed "$seed" \
-            --num_train_epochs "$EPOCHS" --max_seq_length "$LEN" --doc_stride "$STRIDE" --per_device_train_batch_size "$BATCH" \
-            --learning_rate "$LR" --save_steps "$SAVE_STEPS" --logging_steps 10 "${resume[@]}"
-    done
-    for set in "${sets[@]}"; do
-        $BIN/paraguide evaluate --testset "$OUT/$set" --out "$OUT/report-$set-$seed" --overwrite \
-            --original "$OUT/qa-original-$seed/predictions_$set-original.json" \
-            --paraphrased "$OUT/qa-original-$seed/predictions_$set-paraphrased.json" \
-            --after-original "$OUT/qa-augmented-$seed/predictions_$set-original.json" \
-            --after-paraphrased "$OUT/qa-augmented-$seed/predictions_$set-paraphrased.json"
-    done
-done
-$BIN/python recipes/experiments/collect.py "$OUT"
+QA_LANG=zh
+source recipes/experiments/qa_seeds.sh

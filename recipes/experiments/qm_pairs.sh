@@ -16,7 +16,7 @@
 # X_TEST_N (test pairs the paraphrased set is built from; 0: all), X_AUG_N (paraphrases added; empty: every
 # accepted one), X_MODEL (a checkpoint; empty: LCQMC from scratch, MRPC the bundled MiniLM), X_LEN, X_LR.
 # Tiny check (1.8 min here): LCQMC_N=40 MRPC_N=40 LCQMC_TEST=30-pairs.tsv LCQMC_TEST_N=12 MRPC_TEST=12-pairs.tsv
-# SEEDS=1 EPOCHS=1 (test samples from pairs_subset.py).
+# SEEDS=1 EPOCHS=1 (test samples from subset.py --pairs).
 # The paraphrased side: SIDE=a (default) paraphrases the first question of each pair and keeps the second:
 # one change per pair, so a changed prediction is that change's; a pair is kept only when all its paraphrased
 # sides are accepted, so --side both keeps fewer pairs (about the acceptance rate squared) at twice the cost.
@@ -59,13 +59,13 @@ for name in $DATASETS; do
     mkdir -p "$dir"
     train=$(v TRAIN)
     if [ "$(v N)" != 0 ]; then
-        [ -f "$dir/train.tsv" ] || $BIN/python recipes/experiments/pairs_subset.py "$train" "$dir/train.tsv" --n "$(v N)" --seed 13
+        [ -f "$dir/train.tsv" ] || $BIN/python recipes/experiments/subset.py --pairs "$train" "$dir/train.tsv" --n "$(v N)" --seed 13
         train="$dir/train.tsv"
     fi
     test=$(v TEST)
     para_in=$test
     if [ "$(v TEST_N)" != 0 ]; then
-        [ -f "$dir/test-sample.tsv" ] || $BIN/python recipes/experiments/pairs_subset.py "$test" "$dir/test-sample.tsv" --n "$(v TEST_N)" --seed 13
+        [ -f "$dir/test-sample.tsv" ] || $BIN/python recipes/experiments/subset.py --pairs "$test" "$dir/test-sample.tsv" --n "$(v TEST_N)" --seed 13
         para_in="$dir/test-sample.tsv"
     fi
     # --resume on a missing folder starts the run; on a finished one it only writes the files again
