@@ -47,12 +47,6 @@ if [ "$ADV" = 1 ]; then
 fi
 $BIN/paraguide augment --quiet --squad "$OUT/train.json" --lang zh --out "$OUT/aug" --resume
 
-tests=("$DEV")
-names=(dev)
-for set in "${sets[@]}"; do
-    tests+=("$OUT/$set/original.json" "$OUT/$set/paraphrased.json")
-    names+=("$set-original" "$set-paraphrased")
-done
 model=(--from_scratch "$SIZE")
 [ -n "$MODEL" ] && model=(--model_name_or_path "$MODEL")
 QA_LANG=zh

@@ -2,7 +2,15 @@
 # run_qa.py trained on the original sample and on the augmented one (each resumed if a run folder exists,
 # skipped once it has all_results.json), every run scored on all test sets, then paraguide evaluate's
 # before/after report per test set; finally collect.py's table. Expects from the caller: BIN, OUT, SEEDS,
-# QA_LANG, EPOCHS, LEN, STRIDE, BATCH, LR, SAVE_STEPS, RUN_QA, and the arrays model, sets, tests, names.
+# QA_LANG, EPOCHS, LEN, STRIDE, BATCH, LR, SAVE_STEPS, RUN_QA, DEV (the dev file every run is scored on
+# too), and the arrays model and sets (test-set folders under OUT: para, adv).
+
+tests=("$DEV")
+names=(dev)
+for set in "${sets[@]}"; do
+    tests+=("$OUT/$set/original.json" "$OUT/$set/paraphrased.json")
+    names+=("$set-original" "$set-paraphrased")
+done
 
 for seed in $SEEDS; do
     for data in original augmented; do
