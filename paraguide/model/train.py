@@ -641,21 +641,31 @@ def _latest_checkpoint(out: Path) -> Path | None:
     return found[-1][1] if found else None
 
 
-def _save_checkpoint(accelerator, out: Path, step: int, keep: int, best: dict | None) -> None:
-    """``accelerator.save_state`` (model, optimizer, scheduler, RNG states) into ``.checkpoint-N``, then
-    the step and early stopping's best, then a rename to ``checkpoint-N``: a checkpoint whose writing was
-    killed never has the final name, so --resume never reads half of one."""
-    path, writing = out / f"checkpoint-{step}", out / f".checkpoint-{step}"
-    if accelerator.is_main_process and writing.exists():
-        shutil.rmtree(writing)
+def save_state_atomically(accelerator, folder: Path, state_file: str, state: dict) -> None:
+    """``accelerator.save_state`` (model, optimizer, scheduler, every process's RNG) into ``.NAME`` beside
+    ``folder``, then ``state`` as ``state_file`` in it, then a rename to ``folder``: a save killed half-way
+    never has the final name, so a resumed run never reads half of one. Used by ``paraguide train`` and the
+    recipes (all processes call it)."""
+    writing = folder.parent / f".{folder.name}"
+    if accelerator.is_main_process:
+        shutil.rmtree(writing, ignore_errors=True)
+        folder.parent.mkdir(parents=True, exist_ok=True)
     accelerator.wait_for_everyone()
     accelerator.save_state(str(writing))
     accelerator.wait_for_everyone()
     if accelerator.is_main_process:
-        write_json(writing / STATE, {"step": step, "best": best})
-        if path.exists():  # from a run that went further before it was resumed from an older checkpoint
-            shutil.rmtree(path)
-        os.replace(writing, path)
+        write_json(writing / state_file, state)
+        if folder.exists():  # from a run that went further before it was resumed from an older checkpoint
+            shutil.rmtree(folder)
+        os.replace(writing, folder)
+    accelerator.wait_for_everyone()
+
+
+def _save_checkpoint(accelerator, out: Path, step: int, keep: int, best: dict | None) -> None:
+    """A checkpoint (:func:`save_state_atomically`) holding the step and early stopping's best; the oldest
+    beyond ``keep`` removed, and best weights no checkpoint refers to any more."""
+    save_state_atomically(accelerator, out / f"checkpoint-{step}", STATE, {"step": step, "best": best})
+    if accelerator.is_main_process:
         for _, old in _checkpoints(out)[:-keep]:
             shutil.rmtree(old, ignore_errors=True)
         _prune_best(out, best)

@@ -54,6 +54,7 @@ from utils_qa import (  # noqa: E402
 
 from paraguide.data.io import write_json  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
+from paraguide.model.train import save_state_atomically  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
@@ -352,19 +353,10 @@ def identity(margs, dargs, rargs, global_batch: int) -> dict:
 
 
 def save_checkpoint(accelerator, out: Path, step: int, state: dict, keep: int) -> None:
-    """accelerator.save_state (model, optimizer, scheduler, RNG states) into .checkpoint-N, then the
-    trainer state, then a rename: a checkpoint killed while being written never has the final name."""
-    final, writing = out / f"checkpoint-{step}", out / f".checkpoint-{step}"
-    if accelerator.is_main_process and writing.exists():
-        shutil.rmtree(writing)
-    accelerator.wait_for_everyone()
-    accelerator.save_state(str(writing))
-    accelerator.wait_for_everyone()
+    """checkpoint-N (paraguide's atomic save: never half-written under its final name) with the trainer
+    state; the oldest beyond ``keep`` removed."""
+    save_state_atomically(accelerator, out / f"checkpoint-{step}", STATE, state)
     if accelerator.is_main_process:
-        write_json(writing / STATE, state)
-        if final.exists():
-            shutil.rmtree(final)
-        os.replace(writing, final)
         for old in checkpoints(out)[:-keep] if keep > 0 else []:
             shutil.rmtree(old, ignore_errors=True)
     accelerator.wait_for_everyone()

@@ -39,6 +39,7 @@ import torch.nn.functional as F  # noqa: E402
 from paraguide.data.io import read_jsonl, write_json  # noqa: E402
 from paraguide.data.pairs import detect_format, label_set, read_pairs  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
+from paraguide.model.train import save_state_atomically  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
@@ -512,20 +513,12 @@ def train(
 
 
 def save_checkpoint(out: Path, step: int, history: list, keep: int, accelerator) -> None:
-    """accelerator.save_state (model, optimizer, scheduler, every process's RNG) into checkpoints/step-N,
-    written under a temporary name and renamed, so a killed save is never resumed from."""
-    folder = out / CHECKPOINTS / f"step-{step}"
-    tmp = out / CHECKPOINTS / f".step-{step}.tmp"
+    """checkpoints/step-N (paraguide's atomic save: never half-written under its final name) with the loss
+    history; the oldest beyond ``keep`` removed."""
+    save_state_atomically(
+        accelerator, out / CHECKPOINTS / f"step-{step}", "state.json", {"step": step, "history": history}
+    )
     if accelerator.is_main_process:
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-    accelerator.wait_for_everyone()
-    accelerator.save_state(str(tmp))
-    accelerator.wait_for_everyone()
-    if accelerator.is_main_process:
-        write_json(tmp / "state.json", {"step": step, "history": history})
-        shutil.rmtree(folder, ignore_errors=True)
-        os.replace(tmp, folder)
         done = sorted((p for p in (out / CHECKPOINTS).glob("step-*")), key=lambda p: int(p.name[5:]))
         for old in done[:-keep] if keep > 0 else []:
             shutil.rmtree(old, ignore_errors=True)
