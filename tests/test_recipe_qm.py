@@ -168,10 +168,13 @@ def test_resume_reaches_the_same_weights(trained, toy, tmp_path):
     (out / "checkpoints").mkdir(parents=True)
     shutil.copytree(trained / "checkpoints" / "step-100", out / "checkpoints" / "step-100")
     shutil.copy(trained / "run_args.json", out / "run_args.json")
+    before = json.loads((out / "checkpoints" / "step-100" / "state.json").read_text())["seconds"]
     assert main(args(toy, out, "--resume")) == 0
     a, b = weights(trained), weights(out)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert (out / "predictions_test.tsv").read_text() == (trained / "predictions_test.tsv").read_text()
+    # the reported training time covers the killed segment too, not only the resumed one
+    assert before > 0 and json.loads((out / "all_results.json").read_text())["train_runtime_s"] > before
 
 
 @pytest.mark.slow

@@ -457,11 +457,12 @@ def train(
     scheduler = get_linear_schedule_with_warmup(optimizer, int(rargs.warmup_ratio * total), total)
     model, optimizer = accelerator.prepare(model, optimizer)
     accelerator.register_for_checkpointing(scheduler)
-    step, history = 0, []
+    step, history, seconds_before = 0, [], 0.0
     if resume_from is not None:
         accelerator.load_state(str(resume_from))
         state = json.loads((resume_from / "state.json").read_text(encoding="utf-8"))
-        step, history = state["step"], state["history"]
+        # seconds: training time of the segments before this one, so a resumed run reports its whole time
+        step, history, seconds_before = state["step"], state["history"], state.get("seconds", 0.0)
         log(f"resumed from {resume_from} at step {step}")
     log(f"training on {n} pairs, {world} process(es), global batch {global_size}, {total} steps "
         f"({steps_per_epoch} per epoch)")  # fmt: skip
@@ -497,14 +498,15 @@ def train(
         over = rargs.max_train_minutes is not None and time.monotonic() - start > 60 * rargs.max_train_minutes
         stop = accelerator.reduce(torch.tensor(float(over), device=accelerator.device), "sum").item() > 0
         if step % rargs.save_steps == 0 and step < total:
-            save_checkpoint(out, step, history, rargs.save_total_limit, accelerator)
+            seconds = seconds_before + time.monotonic() - start
+            save_checkpoint(out, step, history, seconds, rargs.save_total_limit, accelerator)
         if stop and step < total:
             log(f"--max_train_minutes {rargs.max_train_minutes} reached at step {step}/{total}: stopping")
             break
     if logged:
         history.append({"step": step, "epoch": round(step / steps_per_epoch, 4), "loss": sum(logged) / len(logged),
                         "learning_rate": scheduler.get_last_lr()[0]})  # fmt: skip
-    runtime = time.monotonic() - start
+    runtime = seconds_before + time.monotonic() - start
     return accelerator.unwrap_model(model), {
         "train_samples": n, "steps": step, "planned_steps": total, "epochs": round(step / steps_per_epoch, 4),
         "processes": world, "global_batch_size": global_size, "train_runtime_s": round(runtime, 2),
@@ -512,12 +514,11 @@ def train(
     }  # fmt: skip
 
 
-def save_checkpoint(out: Path, step: int, history: list, keep: int, accelerator) -> None:
+def save_checkpoint(out: Path, step: int, history: list, seconds: float, keep: int, accelerator) -> None:
     """checkpoints/step-N (paraguide's atomic save: never half-written under its final name) with the loss
-    history; the oldest beyond ``keep`` removed."""
-    save_state_atomically(
-        accelerator, out / CHECKPOINTS / f"step-{step}", "state.json", {"step": step, "history": history}
-    )
+    history and the training seconds so far; the oldest beyond ``keep`` removed."""
+    state = {"step": step, "history": history, "seconds": round(seconds, 2)}
+    save_state_atomically(accelerator, out / CHECKPOINTS / f"step-{step}", "state.json", state)
     if accelerator.is_main_process:
         done = sorted((p for p in (out / CHECKPOINTS).glob("step-*")), key=lambda p: int(p.name[5:]))
         for old in done[:-keep] if keep > 0 else []:
