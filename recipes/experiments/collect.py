@@ -1,5 +1,6 @@
 """The recorded QA experiment's table, in Gan & Ng's layout (their Tables 1-6): EM/F1 of the model trained on
-the original sample and on the augmented one, on SQuAD dev and on each test set's original and paraphrased
+the original sample and on the augmented one (and, where CONTROL=1 ran, on the original sample for as many
+steps as the augmented run), on SQuAD dev and on each test set's original and paraphrased
 questions, with the drop and the different-prediction ratio; mean and spread (sample standard deviation)
 over the seeds run so far. Reads the run folders qa_squad.sh (or qa_dureader.sh: DuReader-robust dev) wrote.
 
@@ -32,14 +33,20 @@ def spread(values: list[float]) -> dict:
 
 
 def collect(out: Path) -> dict:
-    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}}
+    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}, "control": {}}
     for folder in sorted(out.glob("qa-*-*")):
-        match = re.fullmatch(r"qa-(original|augmented)-(\d+)", folder.name)
+        match = re.fullmatch(r"qa-(original|augmented|control)-(\d+)", folder.name)
         if match and (folder / "all_results.json").exists():
             runs[match[1]][int(match[2])] = json.loads((folder / "all_results.json").read_text())
     seeds = sorted(set(runs["original"]) & set(runs["augmented"]))
     table: dict = {"seeds": seeds, "training": {}}
-    for data in ("original", "augmented"):
+    # the control row only when every seed of the table has one: its mean is over the same seeds
+    kinds = (
+        ("original", "augmented", "control")
+        if seeds and set(seeds) <= set(runs["control"])
+        else ("original", "augmented")
+    )
+    for data in kinds:
         row = {}
         for name in SETS:
             scores = [runs[data][s]["test"][name] for s in seeds if name in runs[data][s]["test"]]
@@ -66,6 +73,7 @@ def collect(out: Path) -> dict:
             "train_questions": first["train"]["questions"],
             "augmented_train_questions": runs["augmented"][seeds[0]]["train"]["questions"],
             "epochs": first["train"]["epochs"],
+            "steps": {data: runs[data][seeds[0]]["train"]["steps"] for data in kinds},
             "dev_questions": first["test"].get("dev", {}).get("total"),
         }
     return table
@@ -85,10 +93,11 @@ def markdown(table: dict) -> str:
     head = (f"| training data | {dev_name} EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
             "adversarial set: original F1 | adversarial F1 | drop |")  # fmt: skip
     lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 8 + "|"]
+    label = {"control": "original, as many steps as augmented"}
     for data, row in table["training"].items():
         dev = f"{cell(row, 'dev', 'exact_match')} / {cell(row, 'dev')}"
         lines.append(
-            f"| {data} | {dev} | {cell(row, 'para-original')} | {cell(row, 'para-paraphrased')} | "
+            f"| {label.get(data, data)} | {dev} | {cell(row, 'para-original')} | {cell(row, 'para-paraphrased')} | "
             f"{cell(row, 'para-drop-f1', 'f1') if 'para-drop-f1' in row else '–'} | {cell(row, 'adv-original')} | "
             f"{cell(row, 'adv-paraphrased')} | {cell(row, 'adv-drop-f1', 'f1') if 'adv-drop-f1' in row else '–'} |"
         )

@@ -12,6 +12,8 @@
 # question (docs/build.md, reading s), so a drop on it would measure broken questions.
 #
 #   bash recipes/experiments/qa_squad.sh                      # defaults below (CPU)
+#   CONTROL=1 bash recipes/experiments/qa_squad.sh            # also the original sample trained for as many
+#                                                             # steps as the augmented run (qa_seeds.sh)
 #   N=87599 DEV_N=0 EPOCHS=2 LEN=384 LR=5e-5 SEEDS="42 43 44" bash recipes/experiments/qa_squad.sh   # a GPU: all
 #   ACCELERATE="accelerate launch --multi_gpu --num_processes 4" bash recipes/experiments/qa_squad.sh
 #

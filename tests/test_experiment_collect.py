@@ -1,0 +1,107 @@
+"""recipes/experiments/collect.py: the QA and QM tables from run folders (means and sample standard
+deviations over seeds, drops, DPR), the same-steps control row only where every seed has one, and the
+subset sampler's seeded, reproducible samples."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from recipes.experiments.collect import collect, collect_qm, kind_of, markdown  # noqa: E402
+
+
+def _qa_run(folder: Path, dev_f1: float, orig_f1: float, para_f1: float, steps: int, questions: int) -> None:
+    folder.mkdir(parents=True)
+    test = {
+        "dev": {"exact_match": dev_f1 - 10, "f1": dev_f1, "total": 100},
+        "para-original": {"exact_match": orig_f1 - 10, "f1": orig_f1, "total": 40},
+        "para-paraphrased": {"exact_match": para_f1 - 10, "f1": para_f1, "total": 40},
+    }
+    train = {"questions": questions, "steps": steps, "epochs": 2.0}
+    results = {"base_model": "m", "lang": "en", "train": train, "test": test}
+    (folder / "all_results.json").write_text(json.dumps(results))
+
+
+def _report(folder: Path, before: float, after: float) -> None:
+    folder.mkdir(parents=True)
+    results = {"results": {"before": {"dpr": before}, "after": {"dpr": after}}}
+    (folder / "report.json").write_text(json.dumps(results))
+
+
+def test_qa_table_means_spreads_drops_and_dpr(tmp_path):
+    _qa_run(tmp_path / "qa-original-1", 40.0, 38.0, 35.0, 100, 50)
+    _qa_run(tmp_path / "qa-original-2", 44.0, 42.0, 41.0, 100, 50)
+    _qa_run(tmp_path / "qa-augmented-1", 46.0, 45.0, 45.0, 150, 75)
+    _qa_run(tmp_path / "qa-augmented-2", 48.0, 47.0, 46.0, 150, 75)
+    _qa_run(tmp_path / "qa-original-3", 90.0, 90.0, 90.0, 100, 50)  # no augmented run: not in the table
+    _report(tmp_path / "report-para-1", 20.0, 10.0)
+    _report(tmp_path / "report-para-2", 30.0, 20.0)
+    table = collect(tmp_path)
+    assert table["seeds"] == [1, 2] and kind_of(tmp_path) == "qa"
+    original = table["training"]["original"]
+    assert original["dev"]["f1"] == {"mean": 42.0, "sd": 2.83, "n": 2}
+    assert original["para-drop-f1"] == {"mean": 2.0, "sd": 1.41, "n": 2}
+    assert table["training"]["augmented"]["para-drop-f1"]["mean"] == 0.5
+    assert table["dpr"] == {"para-before": {"mean": 25.0, "sd": 7.07, "n": 2},
+                            "para-after": {"mean": 15.0, "sd": 7.07, "n": 2}}  # fmt: skip
+    assert "control" not in table["training"]
+    assert table["setup"]["steps"] == {"original": 100, "augmented": 150}
+    assert (
+        "| original | 32.00 ± 2.83 / 42.00 ± 2.83 | 40.00 ± 2.83 | 38.00 ± 4.24 | 2.00 ± 1.41 |"
+        in markdown(table)
+    )
+
+    # a control run for one seed of two: still no control row (its mean would be over other seeds)
+    _qa_run(tmp_path / "qa-control-1", 41.0, 39.0, 39.0, 150, 50)
+    assert "control" not in collect(tmp_path)["training"]
+    _qa_run(tmp_path / "qa-control-2", 43.0, 41.0, 40.0, 150, 50)
+    table = collect(tmp_path)
+    assert table["training"]["control"]["dev"]["f1"]["mean"] == 42.0
+    assert table["setup"]["steps"]["control"] == 150
+    assert "| original, as many steps as augmented | 32.00 ± 1.41 / 42.00 ± 1.41 |" in markdown(table)
+
+
+def test_qm_table(tmp_path):
+    for data, seed, acc in (
+        ("original", 1, 80.0),
+        ("original", 2, 82.0),
+        ("augmented", 1, 84.0),
+        ("augmented", 2, 84.0),
+    ):
+        folder = tmp_path / f"qm-{data}-{seed}"
+        folder.mkdir()
+        test = {
+            name: {"accuracy": acc - i, "f1": acc - i - 1, "total": 10}
+            for i, name in enumerate(("test", "original", "paraphrased"))
+        }
+        results = {"model": "m", "train_samples": 10, "epochs": 3, "test": test}
+        (folder / "all_results.json").write_text(json.dumps(results))
+    _report(tmp_path / "report-1", 10.0, 5.0)
+    _report(tmp_path / "report-2", 12.0, 7.0)
+    assert kind_of(tmp_path) == "qm"
+    table = collect_qm(tmp_path)
+    assert table["seeds"] == [1, 2]
+    assert table["training"]["original"]["test"]["accuracy"] == {"mean": 81.0, "sd": 1.41, "n": 2}
+    assert table["training"]["original"]["drop"]["accuracy"] == {"mean": 1.0, "sd": 0.0, "n": 2}
+    assert table["training"]["augmented"]["dpr"] == {"mean": 6.0, "sd": 1.41, "n": 2}
+
+
+def test_subset_is_seeded_and_keeps_whole_pairs(tmp_path):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "".join(f"question {i} a\tquestion {i} b\t{i % 2}\n" for i in range(50)), encoding="utf-8"
+    )
+    script = ROOT / "recipes" / "experiments" / "subset.py"
+    outs = []
+    for name in ("one.tsv", "two.tsv"):
+        subprocess.run([sys.executable, str(script), "--pairs", str(pairs), str(tmp_path / name), "--n", "7",
+                        "--seed", "3"], check=True, capture_output=True)  # fmt: skip
+        outs.append((tmp_path / name).read_text(encoding="utf-8"))
+    assert outs[0] == outs[1]
+    lines = outs[0].splitlines()
+    assert len(lines) == 7 and set(lines) <= set(pairs.read_text(encoding="utf-8").splitlines())
