@@ -64,6 +64,10 @@ def test_qa_table_means_spreads_drops_and_dpr(tmp_path):
     assert table["training"]["control"]["dev"]["f1"]["mean"] == 42.0
     assert table["setup"]["steps"]["control"] == 150
     assert "| original, as many steps as augmented | 32.00 ± 1.41 / 42.00 ± 1.41 |" in markdown(table)
+    assert "para-control" not in table["dpr"]
+    _report(tmp_path / "report-para-control-1", 18.0, 0.0)
+    _report(tmp_path / "report-para-control-2", 22.0, 0.0)
+    assert collect(tmp_path)["dpr"]["para-control"] == {"mean": 20.0, "sd": 2.83, "n": 2}
 
 
 def test_qm_table(tmp_path):

@@ -66,6 +66,12 @@ def collect(out: Path) -> dict:
                       for s in seeds if (f := out / f"report-{kind}-{s}" / "report.json").exists()]  # fmt: skip
             if values:
                 dpr[f"{kind}-{when}"] = spread(values)
+    if "control" in kinds:
+        for kind in ("para", "adv"):
+            values = [json.loads(f.read_text())["results"]["before"]["dpr"]
+                      for s in seeds if (f := out / f"report-{kind}-control-{s}" / "report.json").exists()]  # fmt: skip
+            if len(values) == len(seeds):
+                dpr[f"{kind}-control"] = spread(values)
     table["dpr"] = dpr
     if seeds:
         first = runs["original"][seeds[0]]

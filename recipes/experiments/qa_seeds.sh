@@ -42,6 +42,11 @@ for seed in $SEEDS; do
             --paraphrased "$OUT/qa-original-$seed/predictions_$set-paraphrased.json" \
             --after-original "$OUT/qa-augmented-$seed/predictions_$set-original.json" \
             --after-paraphrased "$OUT/qa-augmented-$seed/predictions_$set-paraphrased.json"
+        if [ -f "$OUT/qa-control-$seed/all_results.json" ]; then
+            $BIN/paraguide evaluate --testset "$OUT/$set" --out "$OUT/report-$set-control-$seed" --overwrite \
+                --original "$OUT/qa-control-$seed/predictions_$set-original.json" \
+                --paraphrased "$OUT/qa-control-$seed/predictions_$set-paraphrased.json"
+        fi
     done
 done
 $BIN/python recipes/experiments/collect.py "$OUT"
