@@ -87,6 +87,15 @@ def test_prepare_rules_hold(pair_file, tmp_path):
     check = check_prepared(tmp_path / "train.jsonl", "en", 0.2)
     assert check["failures"] == {}
     train, heldout = records(tmp_path / "train.jsonl"), records(tmp_path / "train.heldout.jsonl")
+    # another corpus's held-out file: its own held-out split is disjoint, a file with a trained pair is not
+    own = check_prepared(tmp_path / "train.jsonl", "en", 0.2, tmp_path / "train.heldout.jsonl")
+    assert own["failures"] == {} and own["disjoint_from"]["pairs_trained_on"] == 0
+    leaked = tmp_path / "leaked.jsonl"
+    reversed_pair = {**train[0], "source": train[0]["target"], "target": train[0]["source"]}
+    leaked.write_text(json.dumps(heldout[0]) + "\n" + json.dumps(reversed_pair) + "\n", encoding="utf-8")
+    bad = check_prepared(tmp_path / "train.jsonl", "en", 0.2, leaked)
+    assert bad["disjoint_from"] == {"file": str(leaked), "pairs": 2, "pairs_trained_on": 1}
+    assert bad["failures"] == {f"pairs of {leaked} in the training split": 1}
     assert report["examples"]["train"]["count"] == len(train) and len(heldout) > 0
     assert set(train[0]) == {"source", "target", "suggestion", "matched", "method", "lang", "origin"}
     assert {r["method"] for r in train} == {"textrank", "empty"}

@@ -505,13 +505,17 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
-def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dict:
+def check_prepared(
+    out: str | os.PathLike, lang: str, empty_share: float, disjoint_from: str | os.PathLike | None = None
+) -> dict:
     """Verify a prepared output against the rules :func:`prepare` promises; returns counts per split and
     the failures (empty when every rule holds):
 
     every non-empty suggestion occurs in its target (token sequence; Chinese: substring) and not in its
     source; no suggestion is stop words alone; the empty share equals the setting within one point; no
-    pair (or its reverse) on both sides of the split; no (source, suggestion) input repeats.
+    pair (or its reverse) on both sides of the split; no (source, suggestion) input repeats. With
+    ``disjoint_from`` (another corpus's held-out JSONL, evaluated on instead of this one's own split): no
+    pair of that file, in either direction, in the training split.
     """
     from paraguide.data.io import read_jsonl
     from paraguide.text.stopwords import is_stop_phrase
@@ -549,4 +553,14 @@ def check_prepared(out: str | os.PathLike, lang: str, empty_share: float) -> dic
         )
         splits[split] = {"examples": n, "empty_share": round(share, 4), "repeated_inputs": repeated}
     failures["pairs on both sides of the split"] += len(keys["train"] & keys["heldout"])
-    return {"splits": splits, "failures": {k: v for k, v in failures.items() if v}}
+    result = {"splits": splits}
+    if disjoint_from is not None:
+        held = {pair_key(r["source"], r["target"]) for _, r in read_jsonl(disjoint_from)}
+        trained_on = len(keys["train"] & held)
+        failures[f"pairs of {disjoint_from} in the training split"] += trained_on
+        result["disjoint_from"] = {
+            "file": str(disjoint_from),
+            "pairs": len(held),
+            "pairs_trained_on": trained_on,
+        }
+    return result | {"failures": {k: v for k, v in failures.items() if v}}
