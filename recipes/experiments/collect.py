@@ -32,6 +32,13 @@ def spread(values: list[float]) -> dict:
     return {"mean": round(statistics.fmean(values), 2), "sd": round(sd, 2), "n": len(values)}
 
 
+def dprs(out: Path, folder: str, seeds: list[int], when: str) -> list[float]:
+    """The different-prediction ratio (``when``: before or after retraining) of each seed's ``paraguide
+    evaluate`` report in OUT/FOLDER-SEED, for the seeds that have one."""
+    files = (out / f"{folder}-{s}" / "report.json" for s in seeds)
+    return [json.loads(f.read_text())["results"][when]["dpr"] for f in files if f.exists()]
+
+
 def collect(out: Path) -> dict:
     runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}, "control": {}}
     for folder in sorted(out.glob("qa-*-*")):
@@ -62,16 +69,13 @@ def collect(out: Path) -> dict:
     dpr = {}
     for kind in ("para", "adv"):
         for when in ("before", "after"):
-            values = [json.loads(f.read_text())["results"][when]["dpr"]
-                      for s in seeds if (f := out / f"report-{kind}-{s}" / "report.json").exists()]  # fmt: skip
-            if values:
+            if values := dprs(out, f"report-{kind}", seeds, when):
                 dpr[f"{kind}-{when}"] = spread(values)
-    if "control" in kinds:
-        for kind in ("para", "adv"):
-            values = [json.loads(f.read_text())["results"]["before"]["dpr"]
-                      for s in seeds if (f := out / f"report-{kind}-control-{s}" / "report.json").exists()]  # fmt: skip
-            if len(values) == len(seeds):
-                dpr[f"{kind}-control"] = spread(values)
+        # the control's report has no retraining: its one DPR is "before"; shown only over the table's seeds
+        if "control" in kinds and len(values := dprs(out, f"report-{kind}-control", seeds, "before")) == len(
+            seeds
+        ):
+            dpr[f"{kind}-control"] = spread(values)
     table["dpr"] = dpr
     if seeds:
         first = runs["original"][seeds[0]]
@@ -134,9 +138,7 @@ def collect_qm(out: Path) -> dict:
         if drops["accuracy"]:
             row["drop"] = {m: spread(v) for m, v in drops.items()}
         when = "before" if data == "original" else "after"
-        dpr = [json.loads(f.read_text())["results"][when]["dpr"]
-               for s in seeds if (f := out / f"report-{s}" / "report.json").exists()]  # fmt: skip
-        if dpr:
+        if dpr := dprs(out, "report", seeds, when):
             row["dpr"] = spread(dpr)
         table["training"][data] = row
     if seeds:
