@@ -501,6 +501,8 @@ def _add_evaluate(sub) -> None:
             accuracy, precision, recall, F1 (QM; per category when the pair file has one), the drop, the
             different-prediction ratio (DPR), and the drop by similarity band, edit rate band, suggestion
             source, step and question word. Writes report.md, report.json and PNG plots to --out.
+            With --suite (a paraguide perturb folder) and --predictions (one label per pair): accuracy
+            per operation, subcategory and category, with micro and macro averages (DuQM's layout).
 
             Predictions from any system: QA a JSON object {question id: answer text}, as the official SQuAD
             evaluator takes; QM one integer label per pair in the pair file's order (a text/TSV file whose
@@ -514,6 +516,8 @@ def _add_evaluate(sub) -> None:
               paraguide evaluate --testset runs/lcqmc --original orig.labels --paraphrased para.labels \\
                   --after-original orig2.labels --after-paraphrased para2.labels --out runs/lcqmc/report
               paraguide evaluate --squad dev-v1.1.json --predictions dev_predictions.json --out runs/dev
+              paraguide evaluate --suite runs/perturb-lcqmc --predictions predictions_suite.tsv \\
+                  --out runs/perturb-lcqmc/report
             """,
     )
     from paraguide.evaluate.report import EvaluateJob
@@ -530,6 +534,50 @@ def _run_evaluate(args) -> int:
     report = job.run()
     print(summary_line(report))
     _note(f"report: {job.out}/report.md")
+    return 0
+
+
+def _add_perturb(sub) -> None:
+    p = _command(
+        sub,
+        "perturb",
+        "DuQM-style perturbation pairs for question matching: lexical, syntactic, pragmatic (pairs.jsonl)",
+        """\
+            For each question, one pair per perturbation operation that applies (DuQM, Zhu et al. 2022,
+            Table 1): the original, the perturbed question, a label (1 = the same question, 0 = not) and
+            its category, subcategory and operation. Lexical: related words of a part of speech, named
+            entities, synonyms, antonyms, negation, temporal words; syntactic: symmetric and asymmetric
+            swaps, negative asymmetry, voice; pragmatic: misspellings, discourse particles. An operation
+            that does not apply to a question counts a reason (summary.json; printed at the end).
+
+            Writes pairs.jsonl (question1, question2, label, category, subcategory, operation, changes),
+            pairs.tsv (question1<TAB>question2<TAB>label: any QM model reads it) and summary.json.
+            recipes/qm/run_qm.py scores a model on pairs.jsonl per category (docs/perturb.md).
+            """,
+        """\
+            examples:
+              paraguide perturb --input questions.txt --lang en --out runs/perturb-en
+              paraguide perturb --pairs lcqmc/test.tsv --lang zh --out runs/perturb-lcqmc
+              paraguide perturb --input questions.txt --ops negation,symmetry,misspell --out runs/p
+
+            --ops takes operation names (replace_noun, swap_symmetric ...), subcategories (synonym,
+            negation ...), categories (lexical, syntactic, pragmatic) or the preset duqm (all of them).
+            """,
+    )
+    from paraguide.pipeline.perturb import PerturbJob
+
+    _add_dataclass_args(p, PerturbJob, first=("input", "pairs", "side", "lang", "out", "ops"))
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_run_perturb)
+
+
+def _run_perturb(args) -> int:
+    from paraguide.pipeline.perturb import PerturbJob, format_summary
+
+    job = _from_args(PerturbJob, args)
+    summary = job.run(progress=not args.quiet)
+    print(format_summary(summary))
+    _note(f"pairs: {job.out}/pairs.jsonl")
     return 0
 
 
@@ -552,6 +600,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_build_testset(sub)
     _add_augment(sub)
     _add_evaluate(sub)
+    _add_perturb(sub)
     parser.commands = sub.choices  # name -> the command's parser (for --config)
     return parser
 

@@ -74,7 +74,8 @@ def toy(tmp_path_factory):
         for i in range(12):
             k = rng.choice(KEYWORDS)
             obj = {"question1": _question(rng, k), "question2": _question(rng, k if i % 2 else "music"),
-                   "label": int(i % 2 or k == "music"), "category": ["lexical", "syntax", "negation"][i % 3]}  # fmt: skip
+                   "label": int(i % 2 or k == "music"), "category": ["lexical", "syntax", "negation"][i % 3],
+                   "operation": ["swap", "insert"][i % 2]}  # fmt: skip
             f.write(json.dumps(obj) + "\n")
     model_dir = d / "tiny-bert"
     model_dir.mkdir()
@@ -127,6 +128,9 @@ def test_training_loss_falls_and_accuracy_beats_chance(trained):
     assert set(cats["per_category"]) == {"lexical", "syntax", "negation"}
     assert cats["micro"] == pytest.approx(results["test"]["cats"]["accuracy"])
     assert cats["macro"] == pytest.approx(sum(c["accuracy"] for c in cats["per_category"].values()) / 3)
+    ops = results["test"]["cats"]["operation"]  # each of DuQM's levels a file carries is scored
+    assert {k: v["total"] for k, v in ops["per_category"].items()} == {"swap": 6, "insert": 6}
+    assert "subcategory" not in results["test"]["cats"]
     assert (trained / "model.safetensors").exists() and not (trained / "pytorch_model.bin").exists()
     assert "Results" in (trained / "README.md").read_text()
 

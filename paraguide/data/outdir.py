@@ -45,6 +45,7 @@ OWNED = {
     "augment": ("train.json", "train.tsv", "train.jsonl", "id_map.json", "provenance.jsonl", "accounting.jsonl",
                 "summary.json", "timing.json", "work"),
     "evaluate": ("report.md", "report.json", "*.png"),
+    "perturb": ("pairs.jsonl", "pairs.tsv", "summary.json"),
 }  # fmt: skip
 
 

@@ -49,7 +49,11 @@ class EvaluateJob:
     )
     squad: str | None = option("instead of --testset: one SQuAD file (e.g. the full dev set) scored alone "
                                "against --predictions", metavar="FILE")  # fmt: skip
-    predictions: str | None = option("with --squad: its predictions, JSON {id: answer}", metavar="FILE")
+    predictions: str | None = option("with --squad: its predictions, JSON {id: answer}; with --suite: one "
+                                     "label per pair", metavar="FILE")  # fmt: skip
+    suite: str | None = option("instead of --testset: a paraguide perturb folder (or its pairs.jsonl), "
+                               "scored per operation, subcategory and category against --predictions",
+                               metavar="DIR")  # fmt: skip
     out: str = option("report folder to write (new or empty)", required=True, metavar="DIR")
     lang: str | None = option(
         "en or zh (default: the build's language; en with --squad)", choices=("en", "zh")
@@ -65,6 +69,19 @@ class EvaluateJob:
     def run(self) -> dict:
         """Score, write the report files, and return the report (as ``report.json`` holds it)."""
         sim_edges, edit_edges = _edges(self.similarity_bands, "similarity"), _edges(self.edit_bands, "edit")
+        if self.suite:
+            if not self.predictions or self.testset or self.squad:
+                raise ValueError("--suite goes with --predictions, without --testset or --squad")
+            from paraguide.evaluate.perturbation import evaluate_suite, format_suite
+
+            report = evaluate_suite(self.suite, self.predictions)
+            with _claim(
+                self.out, self.overwrite, {"suite": report["suite"], "predictions": self.predictions}
+            ):
+                write_json(Path(self.out) / "report.json", report)
+                with atomic_write(Path(self.out) / "report.md") as f:
+                    f.write(format_suite(report))
+            return report
         if self.squad or self.predictions:
             if not (self.squad and self.predictions) or self.testset:
                 raise ValueError("--squad and --predictions go together, without --testset")
@@ -357,6 +374,10 @@ def format_markdown(report: dict) -> str:
 
 def summary_line(report: dict) -> str:
     """What the CLI prints: the primary metric on each set, the drop and DPR (per run)."""
+    if report["task"] == "qm-suite":
+        r = report["results"]
+        return (f"accuracy {r['overall']['accuracy']:.2f} on {r['overall']['total']} pairs; per subcategory "
+                f"micro {r['subcategory']['micro']:.2f}, macro {r['subcategory']['macro']:.2f}")  # fmt: skip
     if "squad" in report:
         s = report["results"]["scores"]
         return (

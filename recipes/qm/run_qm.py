@@ -100,7 +100,8 @@ class DataArguments:
         metadata={
             "help": "labelled test files, scored; each PATH or NAME=PATH (NAME names predictions_NAME.tsv and "
             "the entry in all_results.json; default: the file name without extensions). A JSONL file whose "
-            'lines carry a "category" field is also scored per category (DuQM-style)'
+            'lines carry "category", "subcategory" or "operation" fields (paraguide perturb writes all three) '
+            "is also scored per each, with micro and macro averages (DuQM-style)"
         },
     )
     predict_files: list[str] = field(
@@ -202,7 +203,11 @@ class PairSet:
     b: list[str]
     labels: list[int] | None  # None: not scored
     origins: list[str]
-    categories: list[str] | None = None
+    categories: dict[str, list[str]] | None = None  # DuQM level ("category" ...) -> one value per pair
+
+
+# DuQM's levels a JSONL test file may carry per pair (paraguide perturb writes all three): each is scored.
+CATEGORY_LEVELS = ("category", "subcategory", "operation")
 
 
 def _line(origin: str) -> int:
@@ -236,7 +241,8 @@ def named_files(entries: list[str], what: str, seen: dict | None = None) -> list
 
 def read_set(name: str, path: str, labels: frozenset[int] | None, scored: bool, limit: int | None) -> PairSet:
     """The pairs of ``path``; a scored set needs a label on every pair (DataError naming the first line
-    without one), and its JSONL ``category`` fields, if any line has one, on every line."""
+    without one), and its JSONL ``category``, ``subcategory`` and ``operation`` fields (DuQM's levels; each,
+    if any line has it, on every line)."""
     pairs = []
     for pair in read_pairs(path, labels=labels if scored else None):
         pairs.append(pair)
@@ -253,29 +259,30 @@ def read_set(name: str, path: str, labels: frozenset[int] | None, scored: bool, 
             )
     categories = None
     if scored and detect_format(path) == "jsonl":
-        by_line = {}
+        by_level: dict[str, dict[int, str]] = {}
         for line, obj in read_jsonl(path):
-            if "category" in obj:
-                value = obj["category"]
+            for level in CATEGORY_LEVELS:
+                if level not in obj:
+                    continue
+                value = obj[level]
                 if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
                     raise DataError(
-                        path,
-                        f"category must be a non-empty string, got {value!r}",
-                        line=line,
-                        field="category",
+                        path, f"{level} must be a non-empty string, got {value!r}", line=line, field=level
                     )
-                by_line[line] = str(value)
-        if by_line:
-            categories = []
-            for p in pairs:
-                if _line(p.origin) not in by_line:
-                    raise DataError(
-                        path,
-                        "no category (other lines have one: every pair needs one)",
-                        line=_line(p.origin),
-                        field="category",
-                    )
-                categories.append(by_line[_line(p.origin)])
+                by_level.setdefault(level, {})[line] = str(value)
+        if by_level:
+            categories = {}
+            for level, by_line in by_level.items():
+                categories[level] = []
+                for p in pairs:
+                    if _line(p.origin) not in by_line:
+                        raise DataError(
+                            path,
+                            f"no {level} (other lines have one: every pair needs one)",
+                            line=_line(p.origin),
+                            field=level,
+                        )
+                    categories[level].append(by_line[_line(p.origin)])
     return PairSet(
         name, path, [p.a for p in pairs], [p.b for p in pairs],
         [p.label for p in pairs] if scored else None, [p.origin for p in pairs], categories,
@@ -569,8 +576,8 @@ def scores(pairs: PairSet, predicted: list[int]) -> dict:
     from paraguide.evaluate.metrics import category_accuracy, classification_scores
 
     result = {"file": pairs.path, **classification_scores(predicted, pairs.labels)}
-    if pairs.categories is not None:
-        result["category"] = category_accuracy(predicted, pairs.labels, pairs.categories)
+    for level, values in (pairs.categories or {}).items():
+        result[level] = category_accuracy(predicted, pairs.labels, values)
     return result
 
 
@@ -601,11 +608,12 @@ def model_card(
             lines.append(
                 f"| {name} | {r['total']} | {r['accuracy']:.2f} | {r['precision']:.2f} | {r['recall']:.2f} | {r['f1']:.2f} |"
             )
-            if "category" in r:
-                c = r["category"]
-                lines.append(
-                    f"| {name}: per category micro / macro | | {c['micro']:.2f} / {c['macro']:.2f} | | | |"
-                )
+            for level in CATEGORY_LEVELS:
+                if level in r:
+                    c = r[level]
+                    lines.append(
+                        f"| {name}: per {level} micro / macro | | {c['micro']:.2f} / {c['macro']:.2f} | | | |"
+                    )
     lines += ["", "Precision, recall and F1 are of the positive class 1, in percent. Training options: "
               "`training_args.json`; all figures: `all_results.json`.", ""]  # fmt: skip
     return "\n".join(lines)
