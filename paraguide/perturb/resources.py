@@ -8,11 +8,22 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from paraguide.data.io import iter_lines
 from paraguide.data.shared import find_shared
 from paraguide.errors import DataError
 from paraguide.text.stopwords import load_stopwords
+
+
+class EnglishNgrams(NamedTuple):
+    """Word pairs of an English corpus (:attr:`Resources.en_ngrams`): ``pairs`` seen in a row at least
+    twice (whether a put-in word reads naturally beside its neighbours: "download movies" is there,
+    "transmit movies" is not); ``coordinated``: each word's partners joined to it by "and" / "or" at least
+    twice ("coffee or tea": two things of a kind, not the same thing)."""
+
+    pairs: frozenset[tuple[str, str]]
+    coordinated: dict[str, frozenset[str]]
 
 
 def _shared(relative: str, what: str) -> Path:
@@ -82,6 +93,68 @@ class Resources:
                 out.setdefault(a, set()).update(bs)
         return out
 
+    @cached_property
+    def en_word_freq(self) -> dict[str, int]:
+        """English word counts (lower-cased) over SQuAD v1.1 train's Wikipedia paragraphs (2.2M words):
+        which words are common, so that a lexicon's rare or archaic word ("forthwith") is not put in."""
+        import json
+        import re
+        from collections import Counter
+
+        from paraguide.data.io import open_text
+
+        path = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
+        with open_text(path) as f:
+            data = json.load(f)
+        counts: Counter[str] = Counter()
+        for article in data["data"]:
+            for paragraph in article["paragraphs"]:
+                counts.update(re.findall(r"[a-z]+", paragraph["context"].lower()))
+        return dict(counts)
+
+    @cached_property
+    def wordnet_first_antonyms(self) -> dict[tuple[str, str], list[str]]:
+        """WordNet antonyms of each lemma's first sense per part of speech (``("cold", "a")`` ->
+        ``["hot"]``): the index of :attr:`wordnet` keeps antonyms of every sense together ("right" ->
+        left, wrong). Read line by line from Open English WordNet's entries files."""
+        from paraguide.data.io import open_text
+
+        folder = Path(self.paths["wordnet"]) if "wordnet" in self.paths else None
+        folder = folder or _shared("open_english_wordnet/yaml", "WordNet")
+        out: dict[tuple[str, str], list[str]] = {}
+        for path in sorted(folder.glob("entries-*.yaml*")):
+            lemma = pos = section = key = None
+            sense = 0
+            with open_text(path) as f:
+                for line in f:
+                    text = line.strip()
+                    indent = len(line) - len(line.lstrip(" "))
+                    if indent == 0:
+                        lemma = text[:-1].strip("'\"").lower()
+                    elif indent == 2:
+                        pos, sense = {"s": "a"}.get(text[:-1], text[:-1]), 0
+                    elif indent == 4:  # "sense:", "form:" ... or an item of one: a new sense under "sense:"
+                        if not text.startswith("- "):
+                            section = text
+                        elif section == "sense:":
+                            sense, key = sense + 1, text[2:]
+                    elif indent == 6 and not text.startswith("- "):
+                        key = text
+                    elif indent == 6 and sense == 1 and section == "sense:" and key == "antonym:":
+                        other = text[2:].strip("'\"").split("%")[0].replace("_", " ")
+                        out.setdefault((lemma, pos), []).append(other)
+        return out
+
+    @cached_property
+    def en_words(self) -> frozenset[str]:
+        """NLTK's English word list (the ``words`` corpus: 236k words as a dictionary spells them, common
+        words lower-cased and names capitalised: "recieve" is not there, "Japan" is)."""
+        import zipfile
+
+        path = self._path("en_words", "nltk_data/corpora/words.zip", "English word list")
+        with zipfile.ZipFile(path) as z:
+            return frozenset(z.read("words/en").decode("utf-8").split())
+
     # Chinese
     @cached_property
     def cilin_lines(self) -> list[tuple[str, str, list[str]]]:
@@ -129,3 +202,69 @@ class Resources:
         jieba = jieba_module()
         jieba.dt.check_initialized()
         return dict(jieba.dt.FREQ)
+
+    @cached_property
+    def jieba_flags(self) -> dict[str, str]:
+        """jieba's dictionary POS flag of each of its words (ICTCLAS: n, v, a, d, ns, nr, nt ...)."""
+        from paraguide.text.tokenize import jieba_module
+
+        jieba_module()
+        import jieba.posseg
+
+        return dict(jieba.posseg.dt.word_tag_tab)
+
+    @cached_property
+    def cilin_classes(self) -> dict[str, list[str]]:
+        """Cilin's level-4 classes (a code's first 5 characters, "Bh07A") and their groups' codes."""
+        classes: dict[str, list[str]] = {}
+        for code in self.cilin_groups:
+            classes.setdefault(code[:5], []).append(code)
+        return classes
+
+    @cached_property
+    def en_ngrams(self) -> EnglishNgrams:
+        """Word pairs of an English corpus, lower-cased: SQuAD train's paragraphs and questions and the
+        Quora question pairs (5.7M words). See :class:`EnglishNgrams`."""
+        import json
+        import re
+        from collections import Counter
+
+        from paraguide.data.io import open_text
+
+        squad = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
+        quora = self._path("quora", "quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz", "Quora questions")
+        with open_text(squad) as f:
+            data = json.load(f)
+        texts = [
+            text
+            for article in data["data"]
+            for paragraph in article["paragraphs"]
+            for text in [paragraph["context"], *(qa["question"] for qa in paragraph["qas"])]
+        ]
+        texts += [q for _, line in iter_lines(quora) for q in line.split("\t")[:2]]
+        word = re.compile(r"[a-z]+(?:'[a-z]+)?|[^a-z\s]")
+        pairs: Counter[tuple[str, str]] = Counter()
+        joined: Counter[tuple[str, str]] = Counter()
+        for text in texts:
+            words = word.findall(text.lower())
+            pairs.update(zip(words, words[1:], strict=False))
+            for i in range(1, len(words) - 1):
+                if words[i] in ("and", "or") and words[i - 1].isalpha() and words[i + 1].isalpha():
+                    joined[words[i - 1], words[i + 1]] += 1
+                    joined[words[i + 1], words[i - 1]] += 1
+        partners: dict[str, set[str]] = {}
+        for (a, b), n in joined.items():
+            if n >= 2:  # once may be chance ("country and agency")
+                partners.setdefault(a, set()).add(b)
+        return EnglishNgrams(
+            frozenset(p for p, n in pairs.items() if n >= 2),
+            {w: frozenset(found) for w, found in partners.items()},
+        )
+
+    @cached_property
+    def zh_questions(self) -> str:
+        """LCQMC train's distinct questions, one a line (246k, 2.9M characters): whether a put-in Chinese
+        word is seen beside a neighbour of the question ("男朋友的" is there, "玩电视机" is not)."""
+        path = self._path("lcqmc", "lcqmc/train.tsv.gz", "LCQMC questions")
+        questions = {q for _, line in iter_lines(path) for q in line.rstrip("\n").split("\t")[:2]}
+        return "\n".join(sorted(questions))

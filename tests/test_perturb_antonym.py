@@ -1,0 +1,77 @@
+"""Antonym operations (label 0): exact outputs on hand-written English and Chinese questions, and the
+refusals with their reasons."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import shared
+
+from paraguide.perturb.antonym import AntonymAdjective, AntonymVerb
+from paraguide.perturb.base import DIFFERENT, Perturbation, Skip, edit, parse
+from paraguide.perturb.resources import Resources
+
+
+@pytest.fixture(scope="module")
+def en_res():
+    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
+    shared("open_english_wordnet/yaml")
+    shared("squad_v1.1/train-v1.1.reconstructed.json.gz")
+    return Resources("en")
+
+
+@pytest.fixture(scope="module")
+def zh_res():
+    shared("zh_cilin/antonym.txt")
+    shared("zh_cilin/hit_cilin_extended.utf8.txt")
+    return Resources("zh")
+
+
+def run(cls, res, text: str):
+    [result] = cls(res.lang, res, seed=13).perturb(parse([text], res.lang))
+    if isinstance(result, Perturbation):
+        assert edit(result.original, result.changes) == result.perturbed
+        assert (result.label, result.category, result.subcategory) == (DIFFERENT, "lexical", "antonym")
+        return result.perturbed
+    return result
+
+
+NO_ADJ = Skip("no adjective with an antonym in the lexicons")
+NO_VERB = Skip("no verb with an antonym in the lexicons")
+
+
+@pytest.mark.parametrize(
+    "cls, question, expected",
+    [
+        (AntonymAdjective, "Which is the largest city in the world?", "Which is the smallest city in the world?"),
+        (AntonymAdjective, "What are the best places to visit in Goa?", "What are the worst places to visit in Goa?"),
+        (AntonymAdjective, "Is it possible to travel in time?", "Is it impossible to travel in time?"),
+        (AntonymAdjective, "How old was Tesla when he died?", NO_ADJ),  # how + a measure
+        (AntonymAdjective, "What is another possible reason?", NO_ADJ),  # an impossible reason
+        (AntonymAdjective, "What is the future of deep learning?", NO_ADJ),  # a term
+        (AntonymVerb, "Who won the Super Bowl in 2016?", "Who lost the Super Bowl in 2016?"),
+        (AntonymVerb, "How can I increase my height?", "How can I decrease my height?"),
+        (AntonymVerb, "How can I lose weight fast?", NO_VERB),  # lose -> keep: no pair read as opposite
+        (AntonymAdjective, "What does the opposite of hot mean?", Skip("asks about a word itself")),
+    ],
+)  # fmt: skip
+def test_antonyms_english(en_res, cls, question, expected):
+    assert run(cls, en_res, question) == expected
+
+
+@pytest.mark.parametrize(
+    "cls, question, expected",
+    [
+        (AntonymAdjective, "什么水果脂肪低", "什么水果脂肪高"),  # DuQM's E20
+        (AntonymAdjective, "我国最大的淡水湖是什么", "我国最小的淡水湖是什么"),
+        (AntonymAdjective, "电脑开机慢怎么办", "电脑开机快怎么办"),
+        (AntonymAdjective, "求一部老电视剧", NO_ADJ),  # 老 -> 少: the list's pair of another sense
+        (AntonymAdjective, "大夏天穿棉袄是什么感觉", NO_ADJ),  # 大 before a noun: an intensifier
+        (AntonymAdjective, "什么牌子的发膜好", NO_ADJ),  # 好 -> 恶 / 坏: not what a person asks
+        (AntonymAdjective, "中国好声音谁是四强", NO_ADJ),  # 四强: a word with the number
+        (AntonymVerb, "王菲为什么和李亚鹏离婚", "王菲为什么和李亚鹏结婚"),
+        (AntonymVerb, "哪里卖本溪地图", "哪里买本溪地图"),
+        (AntonymAdjective, "高的反义词是什么", Skip("asks about a word itself")),
+    ],
+)  # fmt: skip
+def test_antonyms_chinese(zh_res, cls, question, expected):
+    assert run(cls, zh_res, question) == expected
