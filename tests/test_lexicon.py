@@ -221,8 +221,9 @@ def test_nltk_wordnet_reader_gives_the_same_index():
             return [Lemma(a) for a in self._antonyms]
 
     class Synset:
-        def __init__(self, name, lemmas):
+        def __init__(self, name, lemmas, hypernyms=(), instance_hypernyms=()):
             self._name, self._lemmas = name, lemmas
+            self._hypernyms, self._instance_hypernyms = hypernyms, instance_hypernyms
 
         def name(self):
             return self._name
@@ -230,7 +231,14 @@ def test_nltk_wordnet_reader_gives_the_same_index():
         def lemmas(self):
             return self._lemmas
 
-    car1 = Synset("car.n.01", [Lemma("car"), Lemma("automobile"), Lemma("motor_car")])
+        def hypernyms(self):
+            return list(self._hypernyms)
+
+        def instance_hypernyms(self):
+            return list(self._instance_hypernyms)
+
+    vehicle = Synset("motor_vehicle.n.01", [Lemma("motor_vehicle")])
+    car1 = Synset("car.n.01", [Lemma("car"), Lemma("automobile"), Lemma("motor_car")], hypernyms=[vehicle])
     car2 = Synset("car.n.02", [Lemma("car"), Lemma("railcar")])
     good = Synset("good.a.01", [Lemma("good", antonyms=("bad",))])
 
@@ -247,6 +255,7 @@ def test_nltk_wordnet_reader_gives_the_same_index():
     assert index["lemmas"]["car"] == {"n": ["car.n.01", "car.n.02"]}
     assert index["synsets"]["car.n.01"] == ["car", "automobile", "motor car"]
     assert index["antonyms"]["good"] == {"a": ["bad"]}
+    assert index["hypernyms"] == {"car.n.01": ["motor_vehicle.n.01"]} and index["instance_hypernyms"] == {}
     wn = WordNet.__new__(WordNet)
     wn.lemmas, wn.synsets, wn._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
     assert wn.synonyms("cars", "n") == [
@@ -420,3 +429,75 @@ def test_a_union_keeps_each_sources_suggestions_in_order(wordnet, tmp_path):
     assert [s.tier for s in found if s.source == "interrogative"] == [2]
     with pytest.raises(ValueError, match="two or more sources, as A|B"):
         load_source("wordnet|")
+
+
+# Hypernyms and named instances (the synset files' "hypernym" and "instance_hypernym" lists), for the
+# perturbations' related words: "dog" and "wolf" are canines, "Dog" (the star) is listed first under "dog".
+KIN_ENTRIES = """\
+Berlin:
+  n:
+    sense:
+    - id: 'berlin%1:15:00::'
+      synset: 00000022-n
+Dog:
+  n:
+    sense:
+    - id: 'dog%1:17:00::'
+      synset: 00000018-n
+Paris:
+  n:
+    sense:
+    - id: 'paris%1:15:00::'
+      synset: 00000021-n
+"""
+KIN_ENTRIES_LOWER = "".join(
+    f"{lemma}:\n  n:\n    sense:\n    - id: '{lemma}%1:05:00::'\n      synset: {synset}\n"
+    for lemma, synset in [("animal", "00000011-n"), ("canine", "00000012-n"), ("dog", "00000013-n"),
+                          ("wolf", "00000014-n"), ("feline", "00000015-n"), ("cat", "00000016-n"),
+                          ("city", "00000020-n"), ("entity", "00000010-n")]
+)  # fmt: skip
+KIN_SYNSETS = "".join(
+    f"{synset}:\n  members:\n  - {member}\n" + (f"  {relation}:\n  - {parent}\n" if parent else "")
+    for synset, member, relation, parent in [
+        ("00000010-n", "entity", "", ""),
+        ("00000011-n", "animal", "hypernym", "00000010-n"),
+        ("00000012-n", "canine", "hypernym", "00000011-n"),
+        ("00000013-n", "dog", "hypernym", "00000012-n"),
+        ("00000014-n", "wolf", "hypernym", "00000012-n"),
+        ("00000015-n", "feline", "hypernym", "00000011-n"),
+        ("00000016-n", "cat", "hypernym", "00000015-n"),
+        ("00000018-n", "Dog", "hypernym", "00000010-n"),
+        ("00000020-n", "city", "hypernym", "00000010-n"),
+        ("00000021-n", "Paris", "instance_hypernym", "00000020-n"),
+        ("00000022-n", "Berlin", "instance_hypernym", "00000020-n"),
+    ]
+)
+
+
+def test_hypernyms_and_instances_relate_first_senses(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARAGUIDE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "yaml"
+    folder.mkdir()
+    for name, text in (
+        ("entries-b.yaml.gz", KIN_ENTRIES),
+        ("entries-d.yaml.gz", KIN_ENTRIES_LOWER),
+        ("noun.animal.yaml.gz", KIN_SYNSETS),
+    ):
+        with gzip.open(folder / name, "wt", encoding="utf-8") as f:
+            f.write(text)
+    wn = WordNet(folder)
+    assert wn.hypernyms["00000013-n"] == ["00000012-n"]
+    assert wn.hyponyms["00000012-n"] == ["00000013-n", "00000014-n"]  # inverted, in synset order
+    assert wn.instance_hypernyms == {"00000021-n": ["00000020-n"], "00000022-n": ["00000020-n"]}
+    assert wn.instances == {"00000020-n": ["00000021-n", "00000022-n"]}
+    # "dog" is the animal though the capitalised "Dog" comes first under the same key
+    assert wn.lemmas["dog"]["n"] == ["00000018-n", "00000013-n"]
+    assert wn.first_sense("dog", "n") == "00000013-n" and wn.first_sense("Dog", "n") == "00000018-n"
+    assert wn.height("00000013-n") == 3 and wn.height("00000010-n") == 0
+    assert wn.common_hypernym("dog", "wolf", "n") == "00000012-n"  # canine
+    assert wn.common_hypernym("dog", "cat", "n") == "00000011-n"  # animal, two levels up each
+    assert wn.common_hypernym("dog", "cat", "n", depth=1) is None
+    assert wn.common_hypernym("dog", "canine", "n") is None  # a kind of it, no sister
+    assert wn.common_hypernym("dog", "wolf", "n", max_family=1) is None  # canine has two hyponyms
+    assert wn.common_hypernym("dog", "wolf", "n", min_height=3) is None  # canine is two below the top
+    assert wn.common_hypernym("Paris", "Berlin", "n") is None  # instances have no hypernym, a class

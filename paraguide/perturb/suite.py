@@ -20,7 +20,18 @@ from paraguide.perturb.base import (
 from paraguide.perturb.resources import Resources
 
 # The modules whose operations register themselves, in DuQM's table order.
-MODULES = ("synonym", "antonym", "negation", "temporal", "coordination", "voice", "misspelling", "particles")
+MODULES = (
+    "words",
+    "entities",
+    "synonym",
+    "antonym",
+    "negation",
+    "temporal",
+    "coordination",
+    "voice",
+    "misspelling",
+    "particles",
+)
 for _module in MODULES:
     importlib.import_module(f"paraguide.perturb.{_module}")
 

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from pathlib import Path
 
 from paraguide.data.fingerprint import file_sha256
@@ -40,7 +41,7 @@ _DETACH = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }  # fmt: skip
-INDEX_VERSION = 1
+INDEX_VERSION = 2  # 2: hypernyms and instance hypernyms
 
 
 def _cache_file(kind: str, source: Path) -> Path:
@@ -51,7 +52,10 @@ def _cache_file(kind: str, source: Path) -> Path:
 
 def build_wordnet_index(folder: str | os.PathLike) -> dict:
     """``{"lemmas": {lemma: {pos: [synset, ...]}}, "synsets": {synset: [member, ...]},
-    "antonyms": {lemma: {pos: [lemma, ...]}}}`` from Open English WordNet's YAML folder (cached)."""
+    "antonyms": {lemma: {pos: [lemma, ...]}}, "hypernyms": {synset: [synset, ...]},
+    "instance_hypernyms": {synset: [synset, ...]}}`` from Open English WordNet's YAML folder (cached).
+    Instance hypernyms (Paris -> national capital) come from a synset's ``instance_hypernym`` list; the 2025
+    edition has no named instances, so the map is empty there."""
     import yaml
 
     folder = Path(folder)
@@ -89,16 +93,27 @@ def build_wordnet_index(folder: str | os.PathLike) -> dict:
                     if sense.get("antonym"):
                         sense_antonyms.append((lemma.lower(), pos, sense["antonym"]))
     synsets: dict[str, list[str]] = {}
+    hypernyms: dict[str, list[str]] = {}
+    instance_hypernyms: dict[str, list[str]] = {}
     for path in sorted(folder.glob("*.*.yaml*")):
         if path.name.startswith(("entries-", "frames")):
             continue
         for synset_id, synset in (load(path) or {}).items():
             synsets[str(synset_id)] = [str(m) for m in synset.get("members", [])]
+            for key, found in (("hypernym", hypernyms), ("instance_hypernym", instance_hypernyms)):
+                if synset.get(key):
+                    found[str(synset_id)] = [str(h) for h in synset[key]]
     antonyms: dict[str, dict[str, list[str]]] = {}
     for lemma, pos, ids in sense_antonyms:
         found = antonyms.setdefault(lemma, {}).setdefault(pos, [])
         found += [sense_lemma[i] for i in ids if i in sense_lemma and sense_lemma[i] not in found]
-    index = {"lemmas": lemmas, "synsets": synsets, "antonyms": antonyms}
+    index = {
+        "lemmas": lemmas,
+        "synsets": synsets,
+        "antonyms": antonyms,
+        "hypernyms": hypernyms,
+        "instance_hypernyms": instance_hypernyms,
+    }
     with atomic_write(cache) as f:  # gzip-compressed: the path ends in .gz
         json.dump(index, f)
     return index
@@ -110,6 +125,8 @@ def index_from_nltk(wn) -> dict:
     lemmas: dict[str, dict[str, list[str]]] = {}
     synsets: dict[str, list[str]] = {}
     antonyms: dict[str, dict[str, list[str]]] = {}
+    hypernyms: dict[str, list[str]] = {}
+    instance_hypernyms: dict[str, list[str]] = {}
     for pos in WORDNET_POS:
         for name in wn.all_lemma_names(pos):
             word = name.replace("_", " ").lower()
@@ -118,12 +135,24 @@ def index_from_nltk(wn) -> dict:
                 lemmas.setdefault(word, {}).setdefault(pos, []).append(sid)
                 if sid not in synsets:
                     synsets[sid] = [lemma.name().replace("_", " ") for lemma in synset.lemmas()]
+                    for found, related in (
+                        (hypernyms, synset.hypernyms()),
+                        (instance_hypernyms, synset.instance_hypernyms()),
+                    ):
+                        if related:
+                            found[sid] = [h.name() for h in related]
                 for lemma in synset.lemmas():
                     if lemma.name().replace("_", " ").lower() != word:
                         continue
                     found = antonyms.setdefault(word, {}).setdefault(pos, [])
                     found += [a.name().replace("_", " ") for a in lemma.antonyms() if a.name() not in found]
-    return {"lemmas": lemmas, "synsets": synsets, "antonyms": antonyms}
+    return {
+        "lemmas": lemmas,
+        "synsets": synsets,
+        "antonyms": antonyms,
+        "hypernyms": hypernyms,
+        "instance_hypernyms": instance_hypernyms,
+    }
 
 
 class WordNet:
@@ -154,7 +183,7 @@ class WordNet:
                 raise FileNotFoundError(
                     "NLTK's wordnet corpus is not installed (nltk.download('wordnet'))"
                 ) from e
-            self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+            self._load(index)
             return
         path = Path(path) if path else find_shared("open_english_wordnet/yaml")
         if path is None:
@@ -162,9 +191,13 @@ class WordNet:
                 "no WordNet: pass the Open English WordNet YAML folder (open_english_wordnet/yaml in the "
                 "shared data), or set PARAGUIDE_SHARED_DATA"
             )
-        index = build_wordnet_index(path)
-        self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+        self._load(build_wordnet_index(path))
         self.files = (path,)
+
+    def _load(self, index: dict) -> None:
+        self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+        self.hypernyms: dict[str, list[str]] = index.get("hypernyms", {})
+        self.instance_hypernyms: dict[str, list[str]] = index.get("instance_hypernyms", {})
 
     def lemmatize(self, word: str, pos: str) -> list[str]:
         """WordNet lemmas of ``word`` as ``pos``: itself if listed, else morphy's detachments that are."""
@@ -193,6 +226,59 @@ class WordNet:
                         if text != lemma and (text not in best or best[text][1] < 1 / rank):
                             best[text] = (text, 1 / rank, p)
         return sorted(best.values(), key=lambda x: (-x[1], x[0]))
+
+    @cached_property
+    def hyponyms(self) -> dict[str, list[str]]:
+        """Each synset's hyponyms (:attr:`hypernyms` inverted), in synset order."""
+        return _invert(self.hypernyms)
+
+    @cached_property
+    def instances(self) -> dict[str, list[str]]:
+        """Each class's named instances (:attr:`instance_hypernyms` inverted): national capital -> Paris."""
+        return _invert(self.instance_hypernyms)
+
+    def first_sense(self, lemma: str, pos: str) -> str | None:
+        """The first synset of ``lemma`` as ``pos`` that has it as spelt: "doctor" is the physician, though
+        "Doctor" (of the Church) is listed first under the same lower-cased key."""
+        senses = self.lemmas.get(lemma.lower(), {}).get(pos, [])
+        return next((s for s in senses if lemma in self.synsets.get(s, [])), senses[0] if senses else None)
+
+    def common_hypernym(
+        self, a: str, b: str, pos: str, depth: int = 2, max_family: int | None = None, min_height: int = 0
+    ) -> str | None:
+        """The nearest hypernym of the first senses of lemmas ``a`` and ``b`` (:meth:`first_sense`) within
+        ``depth`` levels of each: "dog" and "cat" meet at carnivore, "coffee" and "tea" at beverage. None
+        when there is none that close, when one is a kind of the other, and when the nearest is too broad a
+        class to relate anything: more than ``max_family`` hyponyms ("person": "engineer", "consumer"), or
+        fewer than ``min_height`` hypernyms above it ("abstraction": "people", "event")."""
+
+        def ancestors(lemma: str) -> dict[str, int]:
+            first = self.first_sense(lemma, pos)
+            found, frontier = ({first: 0}, [first]) if first else ({}, [])
+            for level in range(1, depth + 1):
+                frontier = [h for s in frontier for h in self.hypernyms.get(s, []) if h not in found]
+                found.update((h, level) for h in frontier)
+            return found
+
+        mine, theirs = ancestors(a), ancestors(b)
+        shared = [s for s in mine if s in theirs]
+        if not shared or any(not mine[s] or not theirs[s] for s in shared):
+            return None  # nothing close, or one is a kind of the other ("canine" for "dog"): no sisters
+        nearest = min(shared, key=lambda s: (max(mine[s], theirs[s]), s))
+        if max_family is not None and len(self.hyponyms.get(nearest, [])) > max_family:
+            return None
+        return nearest if self.height(nearest) >= min_height else None
+
+    def height(self, synset: str) -> int:
+        """How many hypernyms lie above ``synset`` on its shortest way up (entity: 0, abstraction: 1)."""
+        level, frontier, seen = 0, [synset], {synset}
+        while frontier:
+            parents = [h for s in frontier for h in self.hypernyms.get(s, []) if h not in seen]
+            if not parents:
+                return level
+            level, frontier = level + 1, parents
+            seen.update(parents)
+        return level
 
     def antonyms(self, word: str, pos: str | None = None) -> list[str]:
         """WordNet antonyms of ``word`` as ``pos`` (None: any part of speech)."""
@@ -257,6 +343,14 @@ class WordNet:
             ranked = sorted(best.values(), key=lambda s: (-s.score, s.span[0], s.text))
             results.append(ranked[:top_k] if top_k else ranked)
         return results
+
+
+def _invert(relation: dict[str, list[str]]) -> dict[str, list[str]]:
+    inverted: dict[str, list[str]] = {}
+    for child, parents in relation.items():
+        for parent in parents:
+            inverted.setdefault(parent, []).append(child)
+    return inverted
 
 
 def _distance(a: str, b: str) -> int:
