@@ -90,6 +90,11 @@ def test_perturb_job_writes_pairs_tsv_and_summary(tmp_path, capsys):
     assert "replace_particle" in capsys.readouterr().out
     assert main(args) == 1  # the folder holds a run: --overwrite to replace it
     assert "--overwrite" in capsys.readouterr().err
+    assert main([*args, "--overwrite", "--per-operation", "1"]) == 0  # at most one pair per operation
+    rows = [json.loads(line) for line in (out / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["operation"] for r in rows) == ["insert_particle", "replace_particle"]
+    ops = json.loads((out / "summary.json").read_text())["operations"]
+    assert (ops["insert_particle"]["pairs"], ops["insert_particle"]["generated"]) == (1, 2)
 
 
 def test_perturb_job_errors(tmp_path, capsys):

@@ -6,14 +6,16 @@ Writes, in ``--out``:
 
 - ``pairs.jsonl``: one pair a line: ``id``, ``source_id`` (the question's line or record), ``question1``
   (the original), ``question2`` (the perturbed), ``label`` (1 same question, 0 not), ``category``,
-  ``subcategory``, ``operation``, ``changes`` ([{"start", "old", "new"}]);
+  ``subcategory``, ``operation``, ``changes`` ([{"start", "old", "new"}]), at most ``--per-operation``
+  of each operation;
 - ``pairs.tsv``: ``question1<TAB>question2<TAB>label`` (LCQMC's layout);
-- ``summary.json``: pairs per operation, subcategory and category; skips per operation by reason; the
-  operations that do not apply to the language and why.
+- ``summary.json``: pairs kept and generated per operation, pairs per subcategory and category; skips
+  per operation by reason; the operations that do not apply to the language and why.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -44,6 +46,9 @@ class PerturbJob:
     ops: str = option("what to generate: operation names, subcategories, categories, comma-separated, or "
                       "the preset duqm (all that apply)", "duqm", metavar="NAMES")  # fmt: skip
     limit: int = option("perturb at most the first N questions (0: all)", 0, metavar="N")
+    per_operation: int = option("keep at most N pairs per operation, a seeded random sample (0: all; the "
+                                "operations that apply to almost every question, misspell and "
+                                "insert_particle, otherwise outnumber the rest)", 0, metavar="N")  # fmt: skip
     seed: int = option("seed of the choice among an operation's candidates", 13)
     ner: str | None = option("a locally installed spaCy pipeline for named entities (default: rules)",
                              metavar="NAME")  # fmt: skip
@@ -94,15 +99,31 @@ class PerturbJob:
                 bar.update(len(chunk))
         seconds = time.perf_counter() - started
         config = {"lang": self.lang, "ops": perturber.names, "seed": self.seed, "side": self.side,
-                  "limit": self.limit, "ner": self.ner}  # fmt: skip
+                  "limit": self.limit, "per_operation": self.per_operation, "ner": self.ner}  # fmt: skip
         output.identify(config, fingerprints({"input": self.input, "pairs": self.pairs}))
         output.claim()
-        summary = _write(Path(self.out), outcomes, perturber, len(questions), seconds)
+        summary = _write(Path(self.out), outcomes, perturber, len(questions), seconds, self.per_operation)
         output.finish()
         return summary
 
 
-def _write(out: Path, outcomes, perturber: Perturber, n_questions: int, seconds: float) -> dict:
+def _cap(rows: list[dict], per_operation: int, seed: int) -> list[dict]:
+    """At most ``per_operation`` rows of each operation, a seeded sample, in input order."""
+    if not per_operation:
+        return rows
+    by_op: dict[str, list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        by_op[row["operation"]].append(i)
+    keep: set[int] = set()
+    for op, indices in by_op.items():
+        rng = random.Random(f"{seed}:{op}")
+        keep.update(indices if len(indices) <= per_operation else rng.sample(indices, per_operation))
+    return [row for i, row in enumerate(rows) if i in keep]
+
+
+def _write(
+    out: Path, outcomes, perturber: Perturber, n_questions: int, seconds: float, per_operation: int = 0
+) -> dict:
     made: Counter = Counter()
     skipped: dict[str, Counter] = defaultdict(Counter)
     rows = []
@@ -116,6 +137,9 @@ def _write(out: Path, outcomes, perturber: Perturber, n_questions: int, seconds:
                          "changes": [{"start": c.start, "old": c.old, "new": c.new} for c in p.changes]})  # fmt: skip
         else:
             skipped[o.operation][o.result.reason] += 1
+    generated = Counter(made)
+    rows = _cap(rows, per_operation, perturber.seed)
+    made = Counter(row["operation"] for row in rows)
     import json
 
     with atomic_write(out / "pairs.jsonl") as f:
@@ -145,6 +169,7 @@ def _write(out: Path, outcomes, perturber: Perturber, n_questions: int, seconds:
                 "category": op.category,
                 "label": op.label,
                 "pairs": made[op.name],
+                "generated": generated[op.name],
                 "skipped": dict(skipped[op.name].most_common()),
             }
             for op in perturber.operations
@@ -163,11 +188,11 @@ def format_summary(summary: dict) -> str:
         f"{summary['pairs']} pairs from {summary['questions']} questions ({summary['lang']}; "
         f"{summary['labels']['same (1)']} same, {summary['labels']['different (0)']} different) in "
         f"{summary['seconds']:.1f} s",
-        f"  {'operation':<26}{'subcategory':<20}{'label':>6}{'pairs':>8}  most common skip",
+        f"  {'operation':<26}{'subcategory':<20}{'label':>6}{'pairs':>8}{'made':>8}  most common skip",
     ]
     for name, op in summary["operations"].items():
         skip = next(iter(op["skipped"].items()), None)
-        lines.append(f"  {name:<26}{op['subcategory']:<20}{op['label']:>6}{op['pairs']:>8}  "
+        lines.append(f"  {name:<26}{op['subcategory']:<20}{op['label']:>6}{op['pairs']:>8}{op['generated']:>8}  "
                      + (f"{skip[0]} ({skip[1]})" if skip else ""))  # fmt: skip
     for name, why in summary["not_applicable"].items():
         lines.append(f"  {name:<26}not applicable to {summary['lang']}: {why}")

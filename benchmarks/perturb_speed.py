@@ -1,0 +1,81 @@
+#!/usr/bin/env python
+"""Perturbation suite speed on this CPU (issue 18's target: 10,000 questions in under a minute on the 2
+cores): every operation of the ``duqm`` preset over the first N questions of SQuAD v1.1 dev (English) and
+of LCQMC test (Chinese, first questions), in one process, lexicons loaded before the clock starts (their
+one-time load is reported apart).
+
+    python benchmarks/perturb_speed.py [--questions 10000]
+
+No peer runs beside it: DuQM's generation code is not public and no perturbation library (TextAttack,
+CheckList, nlpaug) is installed here. Writes benchmarks/results/perturb_speed.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import platform
+import time
+from pathlib import Path
+
+from machine import cpu_model  # benchmarks/machine.py, beside this script
+
+from paraguide.data.pairs import read_pairs
+from paraguide.data.shared import find_shared
+from paraguide.perturb import Perturbation, Perturber
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def questions(lang: str, n: int) -> list[str]:
+    out: list[str] = []
+    if lang == "en":
+        with gzip.open(find_shared("squad_v1.1/dev-v1.1.json.gz"), "rt", encoding="utf-8") as f:
+            data = json.load(f)["data"]
+        for article in data:
+            for para in article["paragraphs"]:
+                out += [qa["question"].strip() for qa in para["qas"]]
+    else:
+        out = [p.a for p in read_pairs(str(find_shared("lcqmc/test.tsv")))]
+    seen, unique = set(), []
+    for q in out:
+        if q not in seen:
+            seen.add(q)
+            unique.append(q)
+    return unique[:n]
+
+
+def run(lang: str, n: int) -> dict:
+    qs = questions(lang, n)
+    start = time.perf_counter()
+    perturber = Perturber(lang)
+    perturber.perturb(qs[:50])  # loads every lexicon the operations use (and jieba / the tagger)
+    load = time.perf_counter() - start
+    start = time.perf_counter()
+    outcomes = []
+    for i in range(0, len(qs), 256):  # as the job batches
+        outcomes += perturber.perturb(qs[i : i + 256])
+    seconds = time.perf_counter() - start
+    pairs = sum(isinstance(o.result, Perturbation) for o in outcomes)
+    return {"questions": len(qs), "operations": len(perturber.operations), "pairs": pairs,
+            "seconds": round(seconds, 2), "questions_per_second": round(len(qs) / seconds, 1),
+            "lexicon_load_seconds": round(load, 2)}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=int, default=10000)
+    parser.add_argument("--out", default=str(ROOT / "benchmarks/results/perturb_speed.json"))
+    args = parser.parse_args()
+    result = {"machine": {"cpu": cpu_model(), "python": platform.python_version()},
+              "method": "one process; lexicons loaded before timing; the duqm preset; batches of 256",
+              "target": "10,000 questions in under 60 s per language"}  # fmt: skip
+    for lang in ("en", "zh"):
+        result[lang] = run(lang, args.questions)
+        print(lang, result[lang])
+    Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
