@@ -28,23 +28,20 @@ from pathlib import Path
 from paraguide.data.io import read_jsonl
 
 ATTRIBUTION = {
-    "en": "English questions from the Quora question pairs (Quora's terms) and SQuAD v1.1 dev (CC BY-SA 4.0)",
+    "en": "English questions from the Quora question pairs (the 4k test split of Gupta et al. 2018; Quora's terms)",
     "zh": "Chinese questions from the LCQMC test set (Liu et al. 2018, research use)",
 }
 INSTRUCTIONS = """\
 Each item shows an original question (A) and a second question (B) made from it by a small change.
 For each item answer two things:
 
-- same: would a careful reader say A and B ask the same thing, so that the same answer serves both
-  (y), or do they ask something different (n)? A typo, a filler word or another word order that keeps the
-  meaning is "same"; another entity, another number, a negation, an antonym, a swapped direction
-  ("from A to B" vs "from B to A") or an added time is "different" unless the sentence means the same.
+- same: do A and B ask the same thing, so that one answer serves both (y), or not (n)? Judge meaning
+  only, as a careful reader would; if B has a spelling mistake, judge what its writer evidently meant.
 - natural: is B a natural question a person could have typed (y/n)? Informal web questions are fine.
-  A deliberate-looking typo does not make B unnatural by itself when the rest reads naturally; judge the
-  sentence as a whole.
+  A spelling mistake alone does not make B unnatural when the rest reads naturally.
 
 Write one line per item to a TSV file with the header `item<TAB>same<TAB>natural<TAB>note`
-(same and natural: y or n; note: a few words when you answer n, else empty).
+(same and natural: y or n; note: a few words on anything doubtful or any n, else empty).
 """
 
 
