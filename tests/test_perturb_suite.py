@@ -129,8 +129,11 @@ def test_suite_scores_per_level_micro_and_macro(tmp_path):
     assert r["category"]["macro"] == pytest.approx(100 / 3)
     assert r["subcategory"]["macro"] == pytest.approx((50 + 100 + 0 + 0) / 4)
     assert [(t["operation"], t["label"], t["pairs"]) for t in r["table"]] == [
-        ("negate_verb", "N", 2), ("synonym_noun", "Y", 1), ("swap_asymmetric", "N", 1), ("swap_symmetric", "Y", 1)
-    ]  # fmt: skip
+        ("synonym_noun", "Y", 1),
+        ("negate_verb", "N", 2),
+        ("swap_symmetric", "Y", 1),
+        ("swap_asymmetric", "N", 1),
+    ]  # DuQM's table order: synonym before negation, symmetry before asymmetry
     assert "| lexical | negation | negate_verb | N | 2 | 50.00 |" in format_suite(
         {"predictions": "p", "suite": "s", "results": r}
     )

@@ -53,6 +53,16 @@ def read_suite(path: str | os.PathLike) -> list[SuitePair]:
     return pairs
 
 
+def _table_place(pair: SuitePair) -> tuple[int, int]:
+    """Where a pair's subcategory sits in DuQM's table (categories and subcategories of other suites last,
+    in name order after it)."""
+    from paraguide.perturb.base import CATEGORIES, SUBCATEGORIES
+
+    order = list(SUBCATEGORIES)
+    category = CATEGORIES.index(pair.category) if pair.category in CATEGORIES else len(CATEGORIES)
+    return category, order.index(pair.subcategory) if pair.subcategory in order else len(order)
+
+
 def score_suite(pairs: list[SuitePair], predictions: list[int]) -> dict:
     """Overall scores, each level's per-group accuracy with micro and macro, and the table's rows."""
     labels = [p.label for p in pairs]
@@ -66,7 +76,7 @@ def score_suite(pairs: list[SuitePair], predictions: list[int]) -> dict:
     result["table"] = [
         {"category": p.category, "subcategory": p.subcategory, "operation": op, "label": "Y" if p.label else "N",
          "pairs": per_op[op]["total"], "accuracy": per_op[op]["accuracy"]}
-        for op, p in sorted(seen.items(), key=lambda kv: (kv[1].category, kv[1].subcategory, kv[0]))
+        for op, p in sorted(seen.items(), key=lambda kv: (*_table_place(kv[1]), kv[0]))
     ]  # fmt: skip
     return result
 
