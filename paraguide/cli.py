@@ -553,12 +553,21 @@ def _add_perturb(sub) -> None:
             Writes pairs.jsonl (question1, question2, label, category, subcategory, operation, changes),
             pairs.tsv (question1<TAB>question2<TAB>label: any QM model reads it) and summary.json.
             recipes/qm/run_qm.py scores a model on pairs.jsonl per category (docs/perturb.md).
+
+            With --squad and --trap: the QA over-stability set (DuReader-robust, Algorithm 1): a trap
+            sentence built from the question's words, with something of the question changed and a
+            distractor of the answer's type in the answer's place, inserted in the passage; answers and
+            offsets stay valid. Writes original.json, trap.json, id_map.json, traps.jsonl, summary.json;
+            paraguide evaluate --testset reads the folder and counts predictions that fall on the trap.
+            --select-only keeps the questions whose passage already holds 2..k-1 same-type entities.
             """,
         """\
             examples:
               paraguide perturb --input questions.txt --lang en --out runs/perturb-en
               paraguide perturb --pairs lcqmc/test.tsv --lang zh --out runs/perturb-lcqmc
               paraguide perturb --input questions.txt --ops negation,symmetry,misspell --out runs/p
+              paraguide perturb --squad dev-v1.1.json.gz --trap --out runs/squad-trap
+              paraguide perturb --squad dureader_robust/dev.json --lang zh --select-only --out runs/dr-select
 
             --ops takes operation names (replace_noun, swap_symmetric ...), subcategories (synonym,
             negation ...), categories (lexical, syntactic, pragmatic) or the preset duqm (all of them).
@@ -566,7 +575,7 @@ def _add_perturb(sub) -> None:
     )
     from paraguide.pipeline.perturb import PerturbJob
 
-    _add_dataclass_args(p, PerturbJob, first=("input", "pairs", "side", "lang", "out", "ops"))
+    _add_dataclass_args(p, PerturbJob, first=("input", "pairs", "squad", "side", "lang", "out", "ops"))
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_run_perturb)
 
@@ -577,7 +586,9 @@ def _run_perturb(args) -> int:
     job = _from_args(PerturbJob, args)
     summary = job.run(progress=not args.quiet)
     print(format_summary(summary))
-    _note(f"pairs: {job.out}/pairs.jsonl")
+    _note(
+        f"written: {job.out}/" + ("pairs.jsonl" if summary["job"] == "perturb" else "trap.json, traps.jsonl")
+    )
     return 0
 
 

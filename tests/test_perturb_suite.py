@@ -101,7 +101,7 @@ def test_perturb_job_errors(tmp_path, capsys):
     q = tmp_path / "q.txt"
     q.write_text("why?\n", encoding="utf-8")
     assert main(["perturb", "--out", str(tmp_path / "o")]) == 1
-    assert "give --input (questions) or --pairs" in capsys.readouterr().err
+    assert "give --input (questions), --pairs (a pair file) or --squad" in capsys.readouterr().err
     assert main(["perturb", "--input", str(q), "--ops", "nonsense", "--out", str(tmp_path / "o")]) == 1
     assert "unknown perturbation 'nonsense'" in capsys.readouterr().err
     assert not (tmp_path / "o" / "pairs.jsonl").exists()

@@ -46,6 +46,7 @@ OWNED = {
                 "summary.json", "timing.json", "work"),
     "evaluate": ("report.md", "report.json", "*.png"),
     "perturb": ("pairs.jsonl", "pairs.tsv", "summary.json"),
+    "perturb-trap": ("original.json", "trap.json", "id_map.json", "traps.jsonl", "summary.json"),
 }  # fmt: skip
 
 

@@ -117,6 +117,15 @@ class EvaluateJob:
             "bands": {"similarity": sim_edges, "edit_rate": edit_edges},
             "results": results,
         }
+        traps = Path(ts.folder) / "traps.jsonl"
+        if traps.is_file():  # a perturb --trap folder: how often each run's answer is the trap's distractor
+            from paraguide.evaluate.predictions import read_answers
+            from paraguide.perturb.trap import trap_hits
+
+            report["trap_hits"] = {}
+            for name, (_, trap_predictions) in runs.items():
+                hits = trap_hits(read_answers(trap_predictions), str(traps), ts.lang)
+                report["trap_hits"][name] = {k: v for k, v in hits.items() if k != "hit_ids"}
         if "after" in results:
             report["recovery"] = {m: results["after"]["paraphrased"][m] - results["before"]["paraphrased"][m]
                                   for m in _metrics(ts.task)}  # fmt: skip
@@ -337,6 +346,9 @@ def format_markdown(report: dict) -> str:
     if "recovery" in report:
         gains = ", ".join(f"{_NAMES[m]} {v:+.2f}" for m, v in report["recovery"].items())
         lines += ["", f"Recovery on the paraphrased set (after − before): {gains}."]
+    for run, hits in report.get("trap_hits", {}).items():
+        lines += ["", f"On the trap ({run}): {hits['hits']} of {hits['predicted']} answers on the trap set are "
+                      f"the trap's distractor ({hits['rate']:.2f} %); the paraphrased set here is the trap set."]  # fmt: skip
     for run in runs:
         cats = results[run]["original"].get("categories")
         if cats:
@@ -388,4 +400,6 @@ def summary_line(report: dict) -> str:
     for run, r in report["results"].items():
         parts.append(f"{run}: {_NAMES[metric]} {r['original'][metric]:.2f} -> {r['paraphrased'][metric]:.2f} "
                      f"(drop {r['drop'][metric]:.2f}), DPR {r['dpr']:.2f} %")  # fmt: skip
+        if run in report.get("trap_hits", {}):
+            parts[-1] += f", on the trap {report['trap_hits'][run]['rate']:.2f} %"
     return "; ".join(parts)

@@ -17,6 +17,10 @@ from paraguide.errors import DataError
 from paraguide.evaluate.predictions import _first
 
 QA_FILES = ("original.json", "paraphrased.json")
+TRAP_FILES = (
+    "original.json",
+    "trap.json",
+)  # paraguide perturb --trap: the trap set stands for the paraphrased
 QM_SUFFIXES = (".tsv", ".jsonl")
 WH_WORDS = ("what", "which", "who", "whom", "whose", "when", "where", "why", "how")
 # Chinese question words, with a gloss for plots drawn without a CJK font; the earliest in the question (the
@@ -158,9 +162,10 @@ def read_testset(folder: str | os.PathLike, lang: str | None = None) -> TestSet:
         raise DataError(str(root), "not a folder (the output folder of paraguide build-testset)")
     lang = lang or _lang(root) or "en"
     id_map_path = str(root / "id_map.json")
-    if all((root / name).is_file() for name in QA_FILES):
+    qa_files = QA_FILES if (root / QA_FILES[1]).is_file() else TRAP_FILES  # a perturb --trap folder
+    if all((root / name).is_file() for name in qa_files):
         task = "qa"
-        original_path, paraphrased_path = (str(root / name) for name in QA_FILES)
+        original_path, paraphrased_path = (str(root / name) for name in qa_files)
         original, original_q = squad_references(original_path)
         paraphrased, paraphrased_q = squad_references(paraphrased_path)
         categories: dict[str, str] = {}

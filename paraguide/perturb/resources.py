@@ -113,6 +113,28 @@ class Resources:
         return dict(counts)
 
     @cached_property
+    def en_lowercase_words(self) -> frozenset[str]:
+        """Words written in lower case inside sentences of SQuAD v1.1 train's paragraphs at least 3 times
+        and at least as often as capitalised there ("despite", "new", "pro"; not "peyton", "super"): a
+        capitalised run that starts with one is no name ("Despite Denver")."""
+        import json
+        import re
+        from collections import Counter
+
+        from paraguide.data.io import open_text
+
+        path = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
+        with open_text(path) as f:
+            data = json.load(f)
+        lower: Counter[str] = Counter()
+        upper: Counter[str] = Counter()
+        for article in data["data"]:
+            for paragraph in article["paragraphs"]:
+                for word in re.findall(r"(?<=[a-z,;] )[A-Za-z][a-z]+", paragraph["context"]):
+                    (upper if word[0].isupper() else lower)[word.lower()] += 1
+        return frozenset(w for w, n in lower.items() if n >= 3 and n >= upper[w])
+
+    @cached_property
     def wordnet_first_antonyms(self) -> dict[tuple[str, str], list[str]]:
         """WordNet antonyms of each lemma's first sense per part of speech (``("cold", "a")`` ->
         ``["hot"]``): the index of :attr:`wordnet` keeps antonyms of every sense together ("right" ->

@@ -39,6 +39,14 @@ class PerturbJob:
                                metavar="FILE")  # fmt: skip
     pairs: str | None = option("instead of --input: a pair file (LCQMC/BQ TSV, Quora, MRPC, JSONL); its "
                                "questions of --side are perturbed", metavar="FILE")  # fmt: skip
+    squad: str | None = option("instead of --input: a SQuAD file for the QA over-stability set, with --trap "
+                               "or --select-only (DuReader-robust's Algorithm 1)", metavar="FILE")  # fmt: skip
+    trap: bool = option("with --squad: insert a trap sentence per question (trap.json, traps.jsonl)", False)
+    select_only: bool = option("with --squad: no trap; keep the questions whose passage already holds 2 to "
+                               "--max-entities - 1 entities of the answer's type", False)  # fmt: skip
+    position: str = option("with --trap: end (after the passage, as AddSent) or before_answer (before the "
+                           "answer's sentence)", "end", choices=("end", "before_answer"))  # fmt: skip
+    max_entities: int = option("with --select-only: k of Algorithm 1 (1 < m < k)", 5, metavar="K")
     side: str = option("with --pairs: the questions of side a, b or both (deduplicated)", "a",
                        choices=("a", "b", "both"))  # fmt: skip
     lang: str = option("language of the questions", "en", choices=("en", "zh"))
@@ -60,7 +68,9 @@ class PerturbJob:
         from paraguide.data.questions import read_questions
 
         if bool(self.input) == bool(self.pairs):
-            raise ValueError("give --input (questions) or --pairs (a pair file), one of them")
+            raise ValueError(
+                "give --input (questions), --pairs (a pair file) or --squad with --trap, one of them"
+            )
         found: list[tuple[str, str]] = []
         if self.input:
             for i, q in enumerate(read_questions(self.input, lang=self.lang), 1):
@@ -82,6 +92,8 @@ class PerturbJob:
 
     def run(self, progress: bool = True) -> dict:
         """Generate, write the files, and return the summary (as ``summary.json`` holds it)."""
+        if self.squad or self.trap or self.select_only:
+            return self._trap(progress)
         output = OutputDir.check(self.out, "perturb", overwrite=self.overwrite, resumable=False)
         ops = [n.strip() for n in self.ops.split(",") if n.strip()]
         perturber = Perturber(self.lang, ops, seed=self.seed, ner=self.ner)
@@ -105,6 +117,21 @@ class PerturbJob:
         summary = _write(Path(self.out), outcomes, perturber, len(questions), seconds, self.per_operation)
         output.finish()
         return summary
+
+    def _trap(self, progress: bool) -> dict:
+        """``--squad F --trap`` / ``--select-only``: the QA over-stability set (:mod:`paraguide.pipeline.trap`)."""
+        from paraguide.pipeline.trap import TrapJob
+
+        if not self.squad or self.input or self.pairs:
+            raise ValueError("--trap and --select-only take a SQuAD file (--squad), not --input or --pairs")
+        if self.trap == self.select_only:
+            raise ValueError(
+                "with --squad give --trap (insert traps) or --select-only (Algorithm 1's selection)"
+            )
+        job = TrapJob(squad=self.squad, lang=self.lang, out=self.out, position=self.position, seed=self.seed,
+                      select_only=self.select_only, max_entities=self.max_entities, limit=self.limit,
+                      ner=self.ner, overwrite=self.overwrite)  # fmt: skip
+        return job.run(progress)
 
 
 def _cap(rows: list[dict], per_operation: int, seed: int) -> list[dict]:
@@ -184,6 +211,10 @@ def _write(
 
 def format_summary(summary: dict) -> str:
     """The summary as a table for the terminal."""
+    if summary["job"] != "perturb":  # the trap set's
+        from paraguide.pipeline.trap import format_summary as trap_summary
+
+        return trap_summary(summary)
     lines = [
         f"{summary['pairs']} pairs from {summary['questions']} questions ({summary['lang']}; "
         f"{summary['labels']['same (1)']} same, {summary['labels']['different (0)']} different) in "
