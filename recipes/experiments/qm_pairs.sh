@@ -5,10 +5,10 @@
 # retrained on the train pairs augmented with accepted paraphrases and scored again; several seeds.
 # Every step resumes: run the same command again after a crash or at the next session.
 #
-#   bash recipes/experiments/qm_pairs.sh          # defaults below: about 5 CPU hours here (LCQMC: 20,000
-#                                                 # train pairs, 3 epochs from scratch, ~25 min a run, ~35
-#                                                 # augmented; MRPC: 4,076 pairs, 3 epochs of MiniLM, ~30 min
-#                                                 # a run, ~45 augmented; 8 runs; paraphrasing: minutes)
+#   bash recipes/experiments/qm_pairs.sh          # defaults below: about 2 CPU hours here (LCQMC: 20,000
+#                                                 # train pairs, 3 epochs from scratch, 6-20 min a run, 15-20
+#                                                 # augmented; MRPC: 4,076 pairs, 3 epochs of MiniLM, 10-16 min
+#                                                 # a run, 9-15 augmented; 8 runs; paraphrasing: minutes)
 #   DATASETS=mrpc SEEDS="42 43 44" bash recipes/experiments/qm_pairs.sh
 #   LCQMC_N=0 LCQMC_MODEL=/models/bert-base-chinese LCQMC_LR=3e-5 bash recipes/experiments/qm_pairs.sh  # GPU
 #
