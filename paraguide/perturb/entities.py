@@ -225,7 +225,7 @@ class _ReplaceEntity(Operation):
         for w in found:
             if w == word or res.jieba_flags.get(w) != flag or not self._zh_name(w) or w in word or word in w:
                 continue
-            seen = res.zh_questions.count(w)
+            seen = res.zh_count(w)
             if seen >= MIN_ZH_QUESTIONS:
                 kin.append((not _alike(w, word), -seen, w))
         self._found[word] = [w for *_, w in sorted(kin)]

@@ -161,10 +161,10 @@ class _ReplaceWord(Operation):
         if self.lang == "zh":
             if self.zh_groups:
                 return True
-            text = self.res.zh_questions
+            seen = self.res.zh_seen
             left = q.tokens[i - 1].text if i > 0 else ""
             right = q.tokens[i + 1].text if i + 1 < len(q.tokens) else ""
-            return (not is_word(left) or left + new in text) and (not is_word(right) or new + right in text)
+            return (not is_word(left) or seen(left + new)) and (not is_word(right) or seen(new + right))
         if self.wordnet_pos == "" and not self.en_groups or self.what == "adverb":
             return True
         from paraguide.text.substitute import inflect
@@ -299,9 +299,9 @@ class _ReplaceWord(Operation):
                 if w[self.zh_head] != word[self.zh_head]:
                     continue  # another head: mostly another sense (网站 -> 遗址) or a synonym (词语 -> 词汇)
                 if res.jieba_flags.get(w) == flag and res.jieba_freq.get(w, 0) >= MIN_ZH_FREQ:
-                    found[w] = res.zh_questions.count(w)
+                    found[w] = res.zh_count(w)
         # much rarer in questions than the original: an odd thing to ask about in its place (手机 -> 耳机)
-        least = res.zh_questions.count(word) / 20
+        least = res.zh_count(word) / 20
         return sorted((w for w in found if found[w] >= least), key=lambda w: -found[w])
 
 
