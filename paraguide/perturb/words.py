@@ -537,9 +537,10 @@ class ReplaceQuantifier(Operation):
             after = tokens[i + 1] if i + 1 < len(tokens) else None
             measures = _measures(word, EN_UNITS, (EN_TIMES,)) if token.tag in ("NN", "NNS") else []
             if measures:
-                # a unit after a number, "how many" or "per": "30 miles", "how many hours", "per hour"
+                # a unit after a number or "per": "30 miles", "per hour". Not after "how many": "how many
+                # hours of sleep" and "how many minutes of sleep" ask the same quantity (blind reading a).
                 counted = i > 0 and tokens[i - 1].tag == "CD" or before == "per"
-                if not counted and not (before == "many" and i > 1 and tokens[i - 2].text.lower() == "how"):
+                if not counted:
                     continue
                 if after is not None and after.text.lower() in ("old", "-"):
                     continue  # an age ("25 year old"): no other unit reads
@@ -556,6 +557,8 @@ class ReplaceQuantifier(Operation):
         spellings = [w for g in (*ZH_UNITS, *ZH_SCALES) for words in g for w in words]
         units = sorted(spellings, key=len, reverse=True)
         for m in _ZH_QUANTITY.finditer(q.text):
+            if m.group(0) in ("几", "多少"):
+                continue  # 几天能洗头 and 几周能洗头 ask the same quantity in another unit (blind reading a)
             rest = q.text[m.end() :]
             unit = next((u for u in units if rest.startswith(u)), None)
             if unit is None or rest[len(unit) : len(unit) + 1] in _ZH_AFTER_UNIT:
