@@ -48,7 +48,7 @@ NO_VERB = Skip("no verb with an antonym in the lexicons")
         (AntonymAdjective, "How old was Tesla when he died?", NO_ADJ),  # how + a measure
         (AntonymAdjective, "What is another possible reason?", NO_ADJ),  # an impossible reason
         (AntonymAdjective, "What is the future of deep learning?", NO_ADJ),  # a term
-        (AntonymVerb, "Who won the Super Bowl in 2016?", "Who lost the Super Bowl in 2016?"),
+        (AntonymVerb, "Who won the Super Bowl in 2016?", NO_VERB),  # the sides of a contest: one answer
         (AntonymVerb, "How can I increase my height?", "How can I decrease my height?"),
         (AntonymVerb, "How can I lose weight fast?", NO_VERB),  # lose -> keep: no pair read as opposite
         (AntonymAdjective, "What does the opposite of hot mean?", Skip("asks about a word itself")),
@@ -69,9 +69,25 @@ def test_antonyms_english(en_res, cls, question, expected):
         (AntonymAdjective, "什么牌子的发膜好", NO_ADJ),  # 好 -> 恶 / 坏: not what a person asks
         (AntonymAdjective, "中国好声音谁是四强", NO_ADJ),  # 四强: a word with the number
         (AntonymVerb, "王菲为什么和李亚鹏离婚", "王菲为什么和李亚鹏结婚"),
-        (AntonymVerb, "哪里卖本溪地图", "哪里买本溪地图"),
+        (AntonymVerb, "哪里卖本溪地图", NO_VERB),  # 买 / 卖 out of the pairs
         (AntonymAdjective, "高的反义词是什么", Skip("asks about a word itself")),
     ],
 )  # fmt: skip
 def test_antonyms_chinese(zh_res, cls, question, expected):
     assert run(cls, zh_res, question) == expected
+
+
+@pytest.mark.parametrize(
+    "lang, text, expected",
+    [
+        # a two-sided contest asked of its sides: the winner's and the loser's question have one answer
+        ("en", "Who do you think will win the 2016 Presidential Election?", NO_VERB),
+        ("en", "How can I win her heart?", "How can I lose her heart?"),
+        ("zh", "巴西和德国谁赢了", NO_VERB),
+        ("zh", "怎么才能赢", "怎么才能输"),
+        # 买 / 卖: read as a typo or the same transaction
+        ("zh", "淘宝卖的手机是正品吗", NO_VERB),
+    ],
+)
+def test_refusals_from_blind_reading_a(en_res, zh_res, lang, text, expected):
+    assert run(AntonymVerb, en_res if lang == "en" else zh_res, text) == expected

@@ -143,13 +143,15 @@ EN_VERB_PAIRS = frozenset(
 )
 # Chinese pairs of the antonym list kept after reading its candidates in place on LCQMC questions: the
 # list is loose (好 @ 恶, 求 @ 应, 有 @ 没 is a negation, 一般 @ 特殊, 删除 @ 记载, 辛苦 @ 轻松 in 辛苦您了).
+# 买 / 卖 is out: one character and a tone apart, a blind reading took the swap for a typo or for the
+# same transaction ("淘宝卖的手机" / "淘宝买的手机").
 _ZH_PAIRS = {
     "a": "小 大|大 小|新 旧|旧 新|长 短|短 长|便宜 昂贵|昂贵 便宜|快 慢|慢 快|高 低|低 高|瘦 胖|胖 瘦|"
     "最大 最小|最小 最大|最高 最低|最低 最高|黑 白|白 黑|简单 复杂|复杂 简单|有效 无效|聪明 愚蠢|强 弱|弱 强|"
     "重 轻|轻 重|粗 细|细 粗|深 浅|浅 深|近 远|远 近|软 硬|硬 软|干燥 潮湿|成熟 幼稚|热 冷|冷 热|浓 淡|苦 甜|"
     "暖和 寒冷|空 满|香 臭|厚 薄|稀 稠|稠 稀|清楚 模糊|清晰 模糊|模糊 清晰|漂亮 丑陋|幸运 倒霉|勇敢 胆小|"
     "吝啬 慷慨|持久 短暂|充足 不足|轻松 紧张|繁华 荒凉|宽 窄|窄 宽",
-    "v": "买 卖|卖 买|喜欢 讨厌|讨厌 喜欢|爱 恨|结婚 离婚|离婚 结婚|提高 降低|"
+    "v": "喜欢 讨厌|讨厌 喜欢|爱 恨|结婚 离婚|离婚 结婚|提高 降低|"
     "开始 结束|上班 下班|赚 赔|关闭 打开|打开 关闭|参加 退出|退出 加入|"
     "进入 离开|赢 输|笑 哭|哭 笑|拉 推|推 拉|增加 减少|减少 增加|获得 失去|娶 嫁|上升 下降|下降 上升|"
     "上涨 下跌|提升 降低|同意 反对|出现 消失|记得 忘记",
@@ -309,6 +311,8 @@ class _Antonym(Operation):
                 return []  # 开始举办 -> 结束举办, 哭长城 -> 笑长城: the verb goes with what follows
         if sum(t.text == token.text for t in q.tokens) > 1:
             return []  # 很爱很爱你 -> 很恨很爱你: one swap of a repeated word contradicts the other
+        if token.text in _ZH_CONTEST and any(w in q.text for w in _ZH_WHO):
+            return []  # 巴西和德国谁赢了 / 谁输了: one answer names the winner and the loser
         antonyms = [a for a in self._zh_antonyms(token.text, token.tag) if a not in q.text]
         # The commonest antonym: 高 -> 低 rather than 矮, which fits fewer nouns.
         return [[replace(token, antonyms[0])]] if antonyms else []
@@ -385,10 +389,16 @@ def _en_verb_fits(q: Parsed, i: int) -> bool:
         "RP",
     ):
         return False  # "ended its model", "end in a conflict": a transitive or another sense
+    if lemma in ("win", "lose") and words[0] in ("who", "which", "whom", "whose"):
+        return False  # "Who will win the election?" / "lose": in a two-sided contest one answer gives both
     return not (lemma == "sell" and "to" in words[i:] or lemma == "buy" and "from" in words[i:])
 
 
 _WN_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
+# Winning and losing asked of the sides (谁赢了, 哪个队输了): the winner's question and the loser's have one
+# answer in a two-sided contest (a blind reading judged them the same question).
+_ZH_CONTEST = frozenset(["赢", "输", "胜", "负"])
+_ZH_WHO = ("谁", "哪个", "哪队", "哪方", "哪一方", "哪支")
 
 
 @register
