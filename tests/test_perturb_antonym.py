@@ -44,7 +44,8 @@ NO_VERB = Skip("no verb with an antonym in the lexicons")
     [
         (AntonymAdjective, "Which is the largest city in the world?", "Which is the smallest city in the world?"),
         (AntonymAdjective, "What are the best places to visit in Goa?", "What are the worst places to visit in Goa?"),
-        (AntonymAdjective, "Is it possible to travel in time?", "Is it impossible to travel in time?"),
+        (AntonymAdjective, "Is it possible to travel in time?", NO_ADJ),  # yes/no + complementary: the same
+        (AntonymAdjective, "Why is it possible to travel in time?", "Why is it impossible to travel in time?"),
         (AntonymAdjective, "How old was Tesla when he died?", NO_ADJ),  # how + a measure
         (AntonymAdjective, "What is another possible reason?", NO_ADJ),  # an impossible reason
         (AntonymAdjective, "What is the future of deep learning?", NO_ADJ),  # a term
@@ -91,3 +92,9 @@ def test_antonyms_chinese(zh_res, cls, question, expected):
 )
 def test_refusals_from_blind_reading_a(en_res, zh_res, lang, text, expected):
     assert run(AntonymVerb, en_res if lang == "en" else zh_res, text) == expected
+
+
+def test_complementary_antonym_in_a_yes_no_question_is_refused(zh_res):
+    # 有效吗 / 无效吗 ask one question with the answer flipped; a why-question is another question
+    assert run(AntonymAdjective, zh_res, "这种方法有效吗") == NO_ADJ
+    assert run(AntonymAdjective, zh_res, "为什么这种方法有效") == "为什么这种方法无效"

@@ -227,6 +227,8 @@ class _Antonym(Operation):
             lowered = word.lower()
             if lowered in EN_ADJ_UNSAFE or (before == "how" and lowered in EN_MEASURES):
                 return []
+            if lowered in EN_COMPLEMENTARY and q.tokens[0].text.lower() in EN_YES_NO:
+                return []  # "Is it possible ...?" / "impossible ...?": one question, the answer flipped
             if after is not None and after.tag in ("VB", "VBP", "VBZ", "VBD"):
                 return []  # a noun the tagger read as an adjective ("what purpose does a light serve")
             if (
@@ -313,6 +315,8 @@ class _Antonym(Operation):
             return []  # 很爱很爱你 -> 很恨很爱你: one swap of a repeated word contradicts the other
         if token.text in _ZH_CONTEST and any(w in q.text for w in _ZH_WHO):
             return []  # 巴西和德国谁赢了 / 谁输了: one answer names the winner and the loser
+        if token.text in ZH_COMPLEMENTARY and q.text.rstrip("?？ ").endswith(("吗", "么")):
+            return []  # 这样做有效吗 / 无效吗: a yes/no question about one of two states asks the same
         antonyms = [a for a in self._zh_antonyms(token.text, token.tag) if a not in q.text]
         # The commonest antonym: 高 -> 低 rather than 矮, which fits fewer nouns.
         return [[replace(token, antonyms[0])]] if antonyms else []
@@ -395,6 +399,18 @@ def _en_verb_fits(q: Parsed, i: int) -> bool:
 
 
 _WN_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
+# Complementary adjectives (one of the two holds): in a yes/no question the antonym asks the same question
+# with the answer flipped ("Is it possible to travel to the future?" / "impossible"; a blind reading judged
+# them the same). Gradable pairs (hot / cold) still make another question.
+EN_COMPLEMENTARY = frozenset(
+    ["possible", "impossible", "legal", "illegal", "true", "false", "alive", "dead", "correct", "incorrect",
+     "right", "wrong", "visible", "invisible", "safe", "unsafe", "same", "different", "open", "closed"]
+)  # fmt: skip
+EN_YES_NO = frozenset(
+    ["is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should", "has",
+     "have", "had", "may", "might", "must", "shall"]
+)  # fmt: skip
+ZH_COMPLEMENTARY = frozenset(["有效", "无效", "对", "错", "真", "假", "合法", "违法", "死", "活"])
 # Winning and losing asked of the sides (谁赢了, 哪个队输了): the winner's question and the loser's have one
 # answer in a two-sided contest (a blind reading judged them the same question).
 _ZH_CONTEST = frozenset(["赢", "输", "胜", "负"])
