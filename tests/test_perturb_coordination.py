@@ -189,3 +189,20 @@ def test_chinese_comparative_antonyms_come_from_the_antonym_list(zh):
             continue
         assert b in zh.zh_antonyms.get(a, ()), (a, b)
         assert len(a) == len(b), (a, b)
+
+
+def test_chinese_comparison_keeps_a_question_word_with_its_noun():
+    # 什么手机比苹果好 -> 什么苹果比手机好 is nonsense (blind reading a): the question word would move nouns
+    from helpers import shared
+
+    from paraguide.perturb.base import parse
+    from paraguide.perturb.coordination import SwapAsymmetric, SwapNegativeAsymmetric
+    from paraguide.perturb.resources import Resources
+
+    shared("zh_cilin/antonym.txt")
+    res = Resources("zh")
+    parsed = parse(["现在什么手机比苹果好？", "为什么男人比女人强壮"], "zh")
+    out = [getattr(r, "perturbed", None) or r.reason for r in SwapAsymmetric("zh", res).perturb(parsed)]
+    assert out == ["no from-to or comparison of two nouns", "为什么女人比男人强壮"]
+    [refused] = SwapNegativeAsymmetric("zh", res).perturb(parsed[:1])
+    assert refused.reason == "no comparison of two nouns"

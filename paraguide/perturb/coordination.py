@@ -679,6 +679,10 @@ def _anaphoric(q: Parsed, p: Phrase) -> bool:
     return p.det and q.tokens[p.start].text.lower() in ("his", "her", "its", "their")
 
 
+# Question words that modify the noun before 比: swapping that noun leaves the question word on the other.
+_ZH_WH_MODIFIERS = frozenset(["什么", "哪个", "哪些", "哪种", "哪款", "哪家", "哪", "啥", "什么样"])
+
+
 def _zh_comparisons(q: Parsed) -> list[tuple[int, int, int]]:
     """Every "A比B ..." as (A, 比, B) token indices, A and B nouns or personal pronouns."""
     toks = q.tokens
@@ -690,6 +694,8 @@ def _zh_comparisons(q: Parsed) -> list[tuple[int, int, int]]:
             continue
         if not _zh_boundary_before(q, k - 1) or toks[k + 2].tag in _ZH_MODIFIER - {"a"} | {"uj"}:
             continue
+        if k >= 2 and toks[k - 2].text in _ZH_WH_MODIFIERS:
+            continue  # 什么手机比苹果好 -> 什么苹果比手机好: the question word stays with its noun (blind reading a)
         if toks[k - 1].text != toks[k + 1].text:
             found.append((k - 1, k, k + 1))
     return found
