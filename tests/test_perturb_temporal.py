@@ -32,7 +32,7 @@ NO_WORD = Skip("no time word to replace")
     "cls, question, expected",
     [
         (InsertTemporal, "Will it rain in Beijing?", "Will it rain in Beijing next year?"),
-        (InsertTemporal, "Is it raining in London?", "Is it raining in London today?"),
+        (InsertTemporal, "Is it raining in London?", Skip("a present progressive: today reads as nowadays")),
         (InsertTemporal, "How did you learn English?", "How did you learn English last year?"),
         (InsertTemporal, "How did you learn to love yourself ?", "How did you learn to love yourself last year ?"),
         (InsertTemporal, "What is the capital of France?", Skip("no future, past or progressive verb")),

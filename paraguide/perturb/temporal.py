@@ -12,7 +12,9 @@ from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturb
 # English time words by tense: the one inserted must agree with the verb ("will ... tomorrow", "did ...
 # last year", "is it raining today?"); "yesterday" is left out, the past questions people ask ("How did
 # you learn graphic design?") are about things that take longer than a day.
-EN_INSERT = {"future": ("tomorrow", "next year"), "past": ("last year",), "present": ("today",)}
+# No "today" for the present progressive: a blind reading took "Are we heading towards World War III
+# today?" as "nowadays", the same question.
+EN_INSERT = {"future": ("tomorrow", "next year"), "past": ("last year",)}
 EN_CLASSES = {
     "past": ("yesterday", "last night", "last week", "last month", "last year"),
     "future": ("tomorrow", "next week", "next month", "next year"),
@@ -205,6 +207,8 @@ class InsertTemporal(Operation):
             or not tokens[-2].text[-1:].isalnum()
         ):
             return Skip("the clause ends in a word that a time word cannot follow")  # "made of?", quotes
+        if tense not in EN_INSERT:
+            return Skip("a present progressive: today reads as nowadays")
         word = rng.choice(EN_INSERT[tense])
         at = tokens[-1].start
         if q.text[at - 1 : at].isspace():  # "yourself ?": keep the question's own spacing
