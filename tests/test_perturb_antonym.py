@@ -37,6 +37,8 @@ def run(cls, res, text: str):
 
 NO_ADJ = Skip("no adjective with an antonym in the lexicons")
 NO_VERB = Skip("no verb with an antonym in the lexicons")
+CONTEST = Skip("winning or losing asked of the sides")
+YES_NO = Skip("a yes/no question with a complementary antonym")
 
 
 @pytest.mark.parametrize(
@@ -44,12 +46,12 @@ NO_VERB = Skip("no verb with an antonym in the lexicons")
     [
         (AntonymAdjective, "Which is the largest city in the world?", "Which is the smallest city in the world?"),
         (AntonymAdjective, "What are the best places to visit in Goa?", "What are the worst places to visit in Goa?"),
-        (AntonymAdjective, "Is it possible to travel in time?", NO_ADJ),  # yes/no + complementary: the same
+        (AntonymAdjective, "Is it possible to travel in time?", YES_NO),  # yes/no + complementary: the same
         (AntonymAdjective, "Why is it possible to travel in time?", "Why is it impossible to travel in time?"),
         (AntonymAdjective, "How old was Tesla when he died?", NO_ADJ),  # how + a measure
         (AntonymAdjective, "What is another possible reason?", NO_ADJ),  # an impossible reason
         (AntonymAdjective, "What is the future of deep learning?", NO_ADJ),  # a term
-        (AntonymVerb, "Who won the Super Bowl in 2016?", NO_VERB),  # the sides of a contest: one answer
+        (AntonymVerb, "Who won the Super Bowl in 2016?", CONTEST),  # the sides of a contest: one answer
         (AntonymVerb, "How can I increase my height?", "How can I decrease my height?"),
         (AntonymVerb, "How can I lose weight fast?", NO_VERB),  # lose -> keep: no pair read as opposite
         (AntonymAdjective, "What does the opposite of hot mean?", Skip("asks about a word itself")),
@@ -82,19 +84,32 @@ def test_antonyms_chinese(zh_res, cls, question, expected):
     "lang, text, expected",
     [
         # a two-sided contest asked of its sides: the winner's and the loser's question have one answer
-        ("en", "Who do you think will win the 2016 Presidential Election?", NO_VERB),
+        ("en", "Who do you think will win the 2016 Presidential Election?", CONTEST),
+        ("en", "Which team lost the match?", CONTEST),
         ("en", "How can I win her heart?", "How can I lose her heart?"),
-        ("zh", "巴西和德国谁赢了", NO_VERB),
+        ("zh", "巴西和德国谁赢了", CONTEST),
         ("zh", "怎么才能赢", "怎么才能输"),
-        # 买 / 卖: read as a typo or the same transaction
+        # 买 / 卖: read as a typo or the same transaction (out of the pairs); English buy / sell reads fine
         ("zh", "淘宝卖的手机是正品吗", NO_VERB),
+        ("zh", "买化妆品去哪个网站能买到正品", NO_VERB),
+        ("en", "Where can I buy a used car?", "Where can I sell a used car?"),
     ],
 )
 def test_refusals_from_blind_reading_a(en_res, zh_res, lang, text, expected):
     assert run(AntonymVerb, en_res if lang == "en" else zh_res, text) == expected
 
 
-def test_complementary_antonym_in_a_yes_no_question_is_refused(zh_res):
+def test_complementary_antonym_in_a_yes_no_question_is_refused(en_res, zh_res):
     # 有效吗 / 无效吗 ask one question with the answer flipped; a why-question is another question
-    assert run(AntonymAdjective, zh_res, "这种方法有效吗") == NO_ADJ
+    assert run(AntonymAdjective, zh_res, "这种方法有效吗") == YES_NO
+    assert run(AntonymAdjective, zh_res, "这种方法是否有效") == YES_NO  # 是否 and A不A ask yes or no too
+    assert run(AntonymAdjective, zh_res, "这个减肥方法是不是有效") == YES_NO
     assert run(AntonymAdjective, zh_res, "为什么这种方法有效") == "为什么这种方法无效"
+    # English: the reader's example refused, a why-question kept, a gradable pair kept in a yes/no question
+    assert run(AntonymAdjective, en_res, "Is it possible to travel to the future?") == YES_NO
+    assert run(AntonymAdjective, en_res, "Is it hot in Dubai in March?") == "Is it cold in Dubai in March?"
+
+
+def test_a_question_ending_in_shenme_is_no_yes_no_question(zh_res):
+    # the 么 of 什么 is no question particle: which method works best is asked, and its antonym differs
+    assert run(AntonymAdjective, zh_res, "这个方法有效的原因是什么") == "这个方法无效的原因是什么"

@@ -203,6 +203,25 @@ def test_chinese_comparison_keeps_a_question_word_with_its_noun():
     res = Resources("zh")
     parsed = parse(["现在什么手机比苹果好？", "为什么男人比女人强壮"], "zh")
     out = [getattr(r, "perturbed", None) or r.reason for r in SwapAsymmetric("zh", res).perturb(parsed)]
-    assert out == ["no from-to or comparison of two nouns", "为什么女人比男人强壮"]
-    [refused] = SwapNegativeAsymmetric("zh", res).perturb(parsed[:1])
-    assert refused.reason == "no comparison of two nouns"
+    assert out == ["a question word on one side", "为什么女人比男人强壮"]
+    [refused, kept] = SwapNegativeAsymmetric("zh", res).perturb(
+        parse(["现在什么手机比苹果好？", "苹果比三星好吗"], "zh")
+    )
+    assert (refused.reason, kept.perturbed) == ("a question word on one side", "三星比苹果差吗")
+
+
+def test_chinese_route_opening_is_the_same_either_way():
+    # 梧州到广州高铁什么时候开通: one line, whichever end comes first (blind reading a); a ticket's price is directional
+    from helpers import shared
+
+    from paraguide.perturb.base import parse
+    from paraguide.perturb.coordination import SwapAsymmetric
+    from paraguide.perturb.resources import Resources
+
+    shared("zh_cilin/antonym.txt")
+    parsed = parse(["梧州到广州高铁什么时候开通", "梧州到广州高铁票多少钱"], "zh")
+    out = [
+        getattr(r, "perturbed", None) or r.reason
+        for r in SwapAsymmetric("zh", Resources("zh")).perturb(parsed)
+    ]
+    assert out == ["the opening of a route: the same either way", "广州到梧州高铁票多少钱"]

@@ -118,6 +118,9 @@ def test_english_numbers_keep_their_form_and_spare_names_and_one(en):
     ]  # fmt: skip
 
 
+ASKED_UNIT = "a unit after how many / 几 / 多少: the same quantity asked"
+
+
 def test_english_units_and_quantifiers(en):
     assert run(ReplaceQuantifier, "en", en, [
         "How do I lose 10 pounds in a month?",
@@ -127,7 +130,7 @@ def test_english_units_and_quantifiers(en):
         "How old is a 25 year old cat?",  # an age
     ]) == [
         "How do I lose 10 kilograms in a month?",
-        "no measure or quantifier to replace",  # "how many minutes" asks the same quantity
+        ASKED_UNIT,  # "how many minutes" asks the same quantity
         "Why do many people hate cats?",
         "no measure or quantifier to replace",
         "no measure or quantifier to replace",
@@ -206,7 +209,7 @@ def test_chinese_numbers_and_measures(zh):
         "一枝花多少钱",
         "no measure or quantifier to replace",
         "no measure or quantifier to replace",
-        "no measure or quantifier to replace",  # after 几: 几周 asks the same quantity
+        ASKED_UNIT,  # after 几: 几周 asks the same quantity
     ]
 
 
@@ -244,3 +247,33 @@ def test_nearby_numbers_step_by_their_roundness():
     assert _digits("1,200") == ["1,100", "1,300"] and _digits("2.5") == ["3.5"]
     assert _digits("1990") == ["1989", "1991"] and _digits("1000") == ["2000"]  # a year; a round count
     assert _digits("1") == [] and _digits("0") == [] and _digits("13800138000") == []  # a phone number
+
+
+def test_day_is_neither_replaced_nor_a_replacement(en, zh):
+    # 一天只吃两顿饭 -> 一周, 每天 -> 每小时 read implausible (blind reading a); 小时 -> 分钟 and 周 -> 个月 stay
+    assert run(ReplaceQuantifier, "zh", zh, ["为什么有人一天只吃两顿饭", "每天跑步5公里好吗", "三个小时能到吗", "怀孕八周能坐飞机吗", "多少个小时能到"]) == [
+        "天 swapped with 小时 or 周 reads implausible",
+        "每天跑步5米好吗",  # the distance is changed, never the day
+        "三分钟能到吗",
+        "怀孕八个月能坐飞机吗",
+        ASKED_UNIT,
+    ]  # fmt: skip
+    assert run(ReplaceQuantifier, "en", en, ["How many hours of sleep do I need?", "How much pounds can I lose?"]) == [
+        ASKED_UNIT,
+        ASKED_UNIT,
+    ]  # fmt: skip
+
+
+def test_english_person_of_another_age_or_register_is_refused(en):
+    # "Do girls ...?" / "Do women ...?" were read as one question (blind reading a); "a women" -> "a girls" too
+    assert run(ReplaceNoun, "en", en, [
+        "Do girls love anal sex?",
+        "How do I ask a girl out.",
+        "Why do a women cheat?",
+        "Where can I rent a car in Delhi?",
+    ]) == [
+        "a person of another age or register only",
+        "a person of another age or register only",
+        "a plural noun after a / an",
+        "Where can I rent a bike in Delhi?",
+    ]  # fmt: skip

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturbation, Skip, register, replace
 from paraguide.perturb.synonym import (
@@ -202,15 +203,18 @@ class _Antonym(Operation):
         if about_words(q):
             return Skip("asks about a word itself")
         find = self._en_candidates if self.lang == "en" else self._zh_candidates
-        candidates = [c for i in range(len(q.tokens)) for c in find(q, i)]
+        reasons: list[str] = []  # why a word with an antonym was refused (the rules from a blind reading)
+        candidates = [c for i in range(len(q.tokens)) for c in find(q, i, reasons)]
         if not candidates:
+            if reasons:
+                return Skip(reasons[0])
             return Skip(
                 f"no {UPOS[self.pos].lower().replace('adj', 'adjective')} with an antonym in the lexicons"
             )
         return self.make(q, rng.choice(candidates))
 
     # English
-    def _en_candidates(self, q: Parsed, i: int) -> list[list[Change]]:
+    def _en_candidates(self, q: Parsed, i: int, reasons: list[str]) -> list[list[Change]]:
         from lemminflect import getInflection
 
         token = q.tokens[i]
@@ -228,7 +232,8 @@ class _Antonym(Operation):
             if lowered in EN_ADJ_UNSAFE or (before == "how" and lowered in EN_MEASURES):
                 return []
             if lowered in EN_COMPLEMENTARY and q.tokens[0].text.lower() in EN_YES_NO:
-                return []  # "Is it possible ...?" / "impossible ...?": one question, the answer flipped
+                reasons.append(_YES_NO_COMPLEMENTARY)  # "Is it possible ...?" / "impossible ...?"
+                return []
             if after is not None and after.tag in ("VB", "VBP", "VBZ", "VBD"):
                 return []  # a noun the tagger read as an adjective ("what purpose does a light serve")
             if (
@@ -239,6 +244,8 @@ class _Antonym(Operation):
             ):
                 return []  # a noun again: "get rid of the fat above" -> "the thin above"
         if self.pos == "v" and not _en_verb_fits(q, i):
+            if _en_contest(q, i):
+                reasons.append(_CONTEST)
             return []
         lemma = _en_lemma(self.res.wordnet, word.lower(), self.pos)
         if (
@@ -297,7 +304,7 @@ class _Antonym(Operation):
         return self._antonyms[word, ""]
 
     # Chinese
-    def _zh_candidates(self, q: Parsed, i: int) -> list[list[Change]]:
+    def _zh_candidates(self, q: Parsed, i: int, reasons: list[str]) -> list[list[Change]]:
         token = q.tokens[i]
         if token.tag not in self.zh_flags or _in_title(q.text, token.start):
             return []
@@ -314,9 +321,11 @@ class _Antonym(Operation):
         if sum(t.text == token.text for t in q.tokens) > 1:
             return []  # 很爱很爱你 -> 很恨很爱你: one swap of a repeated word contradicts the other
         if token.text in _ZH_CONTEST and any(w in q.text for w in _ZH_WHO):
-            return []  # 巴西和德国谁赢了 / 谁输了: one answer names the winner and the loser
-        if token.text in ZH_COMPLEMENTARY and q.text.rstrip("?？ ").endswith(("吗", "么")):
-            return []  # 这样做有效吗 / 无效吗: a yes/no question about one of two states asks the same
+            reasons.append(_CONTEST)  # 巴西和德国谁赢了 / 谁输了: one answer names the winner and the loser
+            return []
+        if token.text in ZH_COMPLEMENTARY and _zh_yes_no(q.text):
+            reasons.append(_YES_NO_COMPLEMENTARY)  # 这样做有效吗 / 无效吗: one question, the answer flipped
+            return []
         antonyms = [a for a in self._zh_antonyms(token.text, token.tag) if a not in q.text]
         # The commonest antonym: 高 -> 低 rather than 矮, which fits fewer nouns.
         return [[replace(token, antonyms[0])]] if antonyms else []
@@ -393,7 +402,7 @@ def _en_verb_fits(q: Parsed, i: int) -> bool:
         "RP",
     ):
         return False  # "ended its model", "end in a conflict": a transitive or another sense
-    if lemma in ("win", "lose") and words[0] in ("who", "which", "whom", "whose"):
+    if _en_contest(q, i):
         return False  # "Who will win the election?" / "lose": in a two-sided contest one answer gives both
     return not (lemma == "sell" and "to" in words[i:] or lemma == "buy" and "from" in words[i:])
 
@@ -410,7 +419,34 @@ EN_YES_NO = frozenset(
     ["is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would", "should", "has",
      "have", "had", "may", "might", "must", "shall"]
 )  # fmt: skip
-ZH_COMPLEMENTARY = frozenset(["有效", "无效", "对", "错", "真", "假", "合法", "违法", "死", "活"])
+ZH_COMPLEMENTARY = frozenset(
+    ["有效", "无效", "对", "错", "真", "假", "合法", "违法", "死", "活", "可能", "不可能", "正确", "错误"]
+)
+_YES_NO_COMPLEMENTARY = "a yes/no question with a complementary antonym"
+_CONTEST = "winning or losing asked of the sides"
+# A Chinese yes/no question: ends in 吗 / 么, or asks 是否 or A不A (能不能, 有没有 are A不A / A没A).
+_ZH_A_NOT_A = re.compile(r"(.{1,2})[不没]\1")
+
+
+def _zh_yes_no(text: str) -> bool:
+    end = text.rstrip("?？ ")
+    # 么 as 吗 ("有效么"), not the 么 of 什么 / 怎么 / 这么 (去黑头最有效的办法是什么 asks which)
+    particle = (
+        end.endswith("吗")
+        or end.endswith("么")
+        and not end.endswith(("什么", "怎么", "这么", "那么", "多么"))
+    )
+    return particle or "是否" in text or bool(_ZH_A_NOT_A.search(text))
+
+
+def _en_contest(q: Parsed, i: int) -> bool:
+    """Whether token ``i`` is win / lose in a question about who or which side."""
+    from lemminflect import getLemma
+
+    lemma = (getLemma(q.tokens[i].text.lower(), upos="VERB") or ("",))[0]
+    return lemma in ("win", "lose") and q.tokens[0].text.lower() in ("who", "which", "whom", "whose")
+
+
 # Winning and losing asked of the sides (谁赢了, 哪个队输了): the winner's question and the loser's have one
 # answer in a two-sided contest (a blind reading judged them the same question).
 _ZH_CONTEST = frozenset(["赢", "输", "胜", "负"])

@@ -200,6 +200,22 @@ _ZH_ROUTE = {
     "高铁", "动车", "火车", "飞机", "机票", "航班", "汽车", "大巴", "船票", "火车票", "车票", "高速", "段", "路线",
     "票", "旅游团", "班车", "长途", "客车", "动车票", "高铁票", "地铁", "公交", "公交车", "快递", "物流",
 }  # fmt: skip
+# The building or opening of a line (梧州到广州高铁什么时候开通): one line, whichever end is named first (a
+# blind reading judged the swap the same question). Tickets, flights, prices and ways stay directional.
+_ZH_OPENING = (
+    "开通",
+    "通车",
+    "建成",
+    "修好",
+    "开工",
+    "动工",
+    "竣工",
+    "修建",
+    "开建",
+    "建设",
+    "通高铁",
+    "通火车",
+)
 _ZH_MODAL = {"能", "可以", "可", "会", "能够", "应该", "要", "不能", "不可以", "不会"}
 _ZH_CONJ = {"和", "与", "跟", "及", "或", "或者", "还是"}
 _ZH_END = {
@@ -679,14 +695,29 @@ def _anaphoric(q: Parsed, p: Phrase) -> bool:
     return p.det and q.tokens[p.start].text.lower() in ("his", "her", "its", "their")
 
 
-# Question words that modify the noun before 比: swapping that noun leaves the question word on the other.
+# Question words that modify the noun before 比 or 到: swapping that noun leaves the question word on the
+# other ("现在什么手机比苹果好" -> "现在什么苹果比手机好" is nonsense; blind reading a).
 _ZH_WH_MODIFIERS = frozenset(["什么", "哪个", "哪些", "哪种", "哪款", "哪家", "哪", "啥", "什么样"])
+_ZH_WH_CHARS = ("什么", "哪", "谁", "几", "多少", "啥")
+_ZH_WH_SIDE = "a question word on one side"
 
 
-def _zh_comparisons(q: Parsed) -> list[tuple[int, int, int]]:
-    """Every "A比B ..." as (A, 比, B) token indices, A and B nouns or personal pronouns."""
+def _zh_wh_side(q: Parsed, a: int, b: int) -> bool:
+    """Whether the noun ``a`` (just before 比 / 到) has a question word before it, or either noun holds one."""
+    toks = q.tokens
+    return (
+        a >= 1
+        and toks[a - 1].text in _ZH_WH_MODIFIERS
+        or any(w in toks[i].text for i in (a, b) for w in _ZH_WH_CHARS)
+    )
+
+
+def _zh_comparisons(q: Parsed, reasons: list[str] | None = None) -> list[tuple[int, int, int]]:
+    """Every "A比B ..." as (A, 比, B) token indices, A and B nouns or personal pronouns; why one was
+    refused goes to ``reasons``."""
     toks = q.tokens
     found = []
+    reasons = [] if reasons is None else reasons
     for k in range(1, len(toks) - 2):
         if toks[k].text != "比" or toks[k].tag != "p":
             continue
@@ -694,8 +725,11 @@ def _zh_comparisons(q: Parsed) -> list[tuple[int, int, int]]:
             continue
         if not _zh_boundary_before(q, k - 1) or toks[k + 2].tag in _ZH_MODIFIER - {"a"} | {"uj"}:
             continue
-        if k >= 2 and toks[k - 2].text in _ZH_WH_MODIFIERS:
-            continue  # 什么手机比苹果好 -> 什么苹果比手机好: the question word stays with its noun (blind reading a)
+        if _zh_wh_side(q, k - 1, k + 1):
+            reasons.append(
+                _ZH_WH_SIDE
+            )  # 什么手机比苹果好 -> 什么苹果比手机好: the question word stays behind
+            continue
         if toks[k - 1].text != toks[k + 1].text:
             found.append((k - 1, k, k + 1))
     return found
@@ -757,9 +791,15 @@ class SwapAsymmetric(Operation):
             if any(w in q.text for w in ("多远", "距离", "公里", "多少公里", "多久", "多长时间")):
                 reasons.append("distance or travel time: the same either way")
                 continue
+            if any(w in q.text[b.end :] for w in _ZH_OPENING):
+                reasons.append("the opening of a route: the same either way")
+                continue
+            if _zh_wh_side(q, k - 1, k + 1):
+                reasons.append(_ZH_WH_SIDE)
+                continue
             if a.text != b.text:
                 candidates.append(_zh_swap(q, k - 1, k + 1))
-        candidates += [_zh_swap(q, a, b) for a, _, b in _zh_comparisons(q)]
+        candidates += [_zh_swap(q, a, b) for a, _, b in _zh_comparisons(q, reasons)]
         return candidates, reasons
 
 
@@ -829,7 +869,7 @@ class SwapNegativeAsymmetric(Operation):
     def _zh(self, q: Parsed) -> tuple[list[list[Change]], list[str]]:
         toks = q.tokens
         candidates, reasons = [], []
-        for a, _, b in _zh_comparisons(q):
+        for a, _, b in _zh_comparisons(q, reasons):
             i = b + 1
             while i < len(toks) and toks[i].text in _ZH_DEGREE:
                 i += 1

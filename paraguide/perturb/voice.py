@@ -394,9 +394,20 @@ class ChangeVoice(Operation):
         if v < 3 or end + 1 < len(toks) and toks[end + 1].text not in _ZH_TAIL:
             reasons.append("the clause goes on after the patient")
             return []
+        if agent.text in self.res.cilin_codes and not _zh_animate(self.res, agent):
+            # 梦见自己被枪打死 -> 梦见枪打死自己: an instrument or object (枪, 车, 刀) as the subject of the active
+            # reads as another event (blind reading a); only a person or an animal acts either way. A word
+            # Cilin does not file (群主) is let through: after 被 it is an agent, mostly a role of a person.
+            reasons.append("an agent that may not act")
+            return []
         patient = toks[v - 3]
         if patient.text in _ZH_DREAM:
             return [[Change(bei.start, "被", "")]]
+        if v >= 4 and toks[v - 4].tag.startswith("v") and toks[v - 4].text not in _ZH_DREAM:
+            # 梦到捉鱼被鱼咬 -> 梦到捉鱼咬鱼: a verb before the patient takes it along (捉鱼), the swap garbles it
+            # (blind reading a); only the dream and fear verbs may stand there
+            reasons.append("a verb before the patient")
+            return []
         if (
             not _zh_argument(patient)
             or v >= 4

@@ -44,6 +44,17 @@ EN_UNFIT = frozenset(
     {"bitch", "wench", "whore", "slut", "bastard", "nigger", "fag", "faggot", "cunt", "dick"}
 )
 
+# People named by sex or by youth: within a group the words differ only by age or register ("girl" /
+# "woman" / "lady", "kid" / "child" / "teenager"), and a question about one is read as the same question
+# about the other (blind reading a: "Do girls love ...?" / "Do women love ...?"). Across groups (girl ->
+# boy) the swap stays.
+EN_PERSON_KIN = (
+    frozenset({"girl", "woman", "lady", "gal", "female", "girlfriend"}),
+    frozenset({"boy", "man", "guy", "gentleman", "lad", "male", "dude", "fellow"}),
+    frozenset({"kid", "child", "teenager", "teen", "adolescent", "youngster", "youth", "toddler", "baby",
+               "girl", "boy"}),
+)  # fmt: skip
+
 # Hand groups of words that contrast (each inner tuple: one meaning; a word is replaced by one of another
 # tuple of its group). WordNet has no hypernyms for adjectives and adverbs, and its similar-to clusters are
 # near-synonyms; these are related and plainly not the same.
@@ -133,13 +144,17 @@ class _ReplaceWord(Operation):
         self._related: dict[tuple[str, str], list[str]] = {}  # per word: the lexicon is read once
 
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
-        found, targets = [], 0
+        found, targets, reasons = [], 0, []
         for i in range(len(q.tokens)):
             if self._target(q, i):
                 targets += 1
                 words = [w for w in self._candidates(q, i) if w.lower() not in q.text.lower()]
+                if self.lang == "en" and self.wordnet_pos == "n":
+                    words = self._en_noun_refusals(q, i, words, reasons)
                 found += [(i, w) for w in [w for w in words if self._reads(q, i, w)][:TOP]]
         if not found:
+            if reasons:
+                return Skip(reasons[0])
             if not targets:
                 return Skip(f"no {self.what} to replace")
             source = "WordNet" if self.lang == "en" else "Cilin"
@@ -177,6 +192,20 @@ class _ReplaceWord(Operation):
             if not free and pair(word) not in pairs:
                 return False
         return True
+
+    def _en_noun_refusals(self, q: Parsed, i: int, words: list[str], reasons: list[str]) -> list[str]:
+        """``words`` less the English replacements a blind reading judged wrong: a person of the same sex
+        or age named by another age or register ("Do girls ..." / "Do women ...": the same question), and
+        any plural after "a" / "an" (the original's "a women" keeps its plural: "a girls")."""
+        token = q.tokens[i]
+        if token.tag == "NNS" and i and q.tokens[i - 1].text.lower() in ("a", "an"):
+            reasons.append("a plural noun after a / an")
+            return []
+        lemma = self._lemma(token.text.lower()) or token.text.lower()
+        kept = [w for w in words if not any(lemma in g and w in g for g in EN_PERSON_KIN)]
+        if len(kept) < len(words) and not kept:
+            reasons.append("a person of another age or register only")
+        return kept
 
     @property
     def _grouped(self) -> bool:
@@ -520,13 +549,14 @@ class ReplaceQuantifier(Operation):
     label = DIFFERENT
 
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
-        candidates = self._english(q) if self.lang == "en" else self._chinese(q)
+        reasons: list[str] = []
+        candidates = self._english(q, reasons) if self.lang == "en" else self._chinese(q, reasons)
         if not candidates:
-            return Skip("no measure or quantifier to replace")
+            return Skip(reasons[0] if reasons else "no measure or quantifier to replace")
         start, old, choices = rng.choice(candidates)
         return self.make(q, [Change(start, old, rng.choice(choices))])
 
-    def _english(self, q: Parsed) -> list[tuple[int, str, list[str]]]:
+    def _english(self, q: Parsed, reasons: list[str]) -> list[tuple[int, str, list[str]]]:
         from paraguide.text.substitute import inflect
 
         out = []
@@ -537,8 +567,12 @@ class ReplaceQuantifier(Operation):
             after = tokens[i + 1] if i + 1 < len(tokens) else None
             measures = _measures(word, EN_UNITS, (EN_TIMES,)) if token.tag in ("NN", "NNS") else []
             if measures:
-                # a unit after a number or "per": "30 miles", "per hour". Not after "how many": "how many
-                # hours of sleep" and "how many minutes of sleep" ask the same quantity (blind reading a).
+                # A unit after "how many" / "how much" asks for the quantity, whatever the unit: "how many
+                # hours of sleep" and "how many minutes of sleep" are one question (blind reading a).
+                if before in ("many", "much") and i > 1 and tokens[i - 2].text.lower() == "how":
+                    reasons.append(_ASKED_UNIT)
+                    continue
+                # otherwise a unit after a number or "per": "30 miles", "per hour"
                 counted = i > 0 and tokens[i - 1].tag == "CD" or before == "per"
                 if not counted:
                     continue
@@ -552,23 +586,39 @@ class ReplaceQuantifier(Operation):
                 out.append((token.start, token.text, [_cased(w, token.text) for w in EN_QUANTIFIERS[word]]))
         return out
 
-    def _chinese(self, q: Parsed) -> list[tuple[int, str, list[str]]]:
+    def _chinese(self, q: Parsed, reasons: list[str]) -> list[tuple[int, str, list[str]]]:
         out = []
         spellings = [w for g in (*ZH_UNITS, *ZH_SCALES) for words in g for w in words]
         units = sorted(spellings, key=len, reverse=True)
         for m in _ZH_QUANTITY.finditer(q.text):
-            if m.group(0) in ("几", "多少"):
-                continue  # 几天能洗头 and 几周能洗头 ask the same quantity in another unit (blind reading a)
             rest = q.text[m.end() :]
             unit = next((u for u in units if rest.startswith(u)), None)
             if unit is None or rest[len(unit) : len(unit) + 1] in _ZH_AFTER_UNIT:
+                continue
+            if m.group(0) in ("几", "多少"):
+                # an interrogative numeral asks for the quantity, whatever the unit: 几天能洗头 and 几周能洗头
+                # ask the same (blind reading a)
+                reasons.append(_ASKED_UNIT)
                 continue
             if unit == "天" and q.text[m.start() - 1 : m.start()] in ("这", "那", "前", "后"):
                 continue  # 这两天, 前几天: "these days", "the other day"
             if unit in ("束", "枝", "朵") and not rest[len(unit) :].startswith(ZH_FLOWERS):
                 continue  # 九朵云: a name; the classifiers of flowers are for flowers
-            out.append((m.end(), unit, _measures(unit, ZH_UNITS, ZH_SCALES)))
+            measures = _measures(unit, ZH_UNITS, ZH_SCALES)
+            if unit == "天" or "天" in measures:
+                # 天 is the unit of daily habits and routines (一天只吃两顿饭, 每天跑步): swapped with its
+                # neighbours 小时 / 周 the question reads implausible (一周只吃两顿饭, 每小时跑步; blind reading
+                # a). So 天 is neither replaced nor a replacement: 小时 -> 分钟 and 周 -> 个月 only.
+                measures = [w for w in measures if w != "天"] if unit != "天" else []
+                if not measures:
+                    reasons.append("天 swapped with 小时 or 周 reads implausible")
+                    continue
+            out.append((m.end(), unit, measures))
         return out
+
+
+# Why a unit after an interrogative numeral is kept (see ReplaceQuantifier).
+_ASKED_UNIT = "a unit after how many / 几 / 多少: the same quantity asked"
 
 
 # Inserted adverbs of frequency: "why do I burp" -> "why do I always burp", 为什么打嗝 -> 为什么老是打嗝.
