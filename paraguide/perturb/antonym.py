@@ -9,11 +9,11 @@ import re
 from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturbation, Skip, register, replace
 from paraguide.perturb.synonym import (
     UPOS,
-    _article_fix,
     _count,
     _en_lemma,
     _in_title,
     about_words,
+    word_swap,
 )
 
 # The antonym must be at least this common (SQuAD train's counts over its forms): WordNet pairs rare
@@ -275,13 +275,7 @@ class _Antonym(Operation):
                 new = forms[0]
             if new in present or self.res.en_word_freq.get(new, 0) < EN_MIN_FREQ:
                 continue  # "fewer" -> "manier", "biggest" -> "littlest": no such word in use
-            if i == 0:
-                new = new[:1].upper() + new[1:]
-            changes = [replace(token, new)]
-            article = _article_fix(q, i, new)
-            if article is not None:
-                changes.append(article)
-            out.append(changes)
+            out.append(word_swap(q, i, new))
         return out
 
     def _en_antonyms(self, word: str) -> tuple[str, ...]:

@@ -38,6 +38,11 @@ SUBCATEGORIES = {
     "discourse_particle": "pragmatic",
 }
 SAME, DIFFERENT = 1, 0  # the labels: DuQM's Y and N
+# jieba's noun flags (names included) and the personal pronouns that stand where a noun does.
+ZH_NOUN_FLAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "nw"})
+ZH_PERSONAL_PRONOUNS = frozenset(
+    {"我", "你", "您", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "自己", "别人", "人家"}
+)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from paraguide.perturb.base import DIFFERENT, SAME, Change, Operation, Parsed, Perturbation, Skip, register
+from paraguide.perturb.base import (
+    DIFFERENT,
+    SAME,
+    ZH_NOUN_FLAGS,
+    ZH_PERSONAL_PRONOUNS,
+    Change,
+    Operation,
+    Parsed,
+    Perturbation,
+    Skip,
+    register,
+)
 from paraguide.text.pos import TaggedToken
 
 # ---------------------------------------------------------------------------------------------- English
@@ -169,23 +180,8 @@ def _choose(rng: random.Random, candidates: list, reasons: list[str], default: s
 
 
 # ---------------------------------------------------------------------------------------------- Chinese
-_ZH_NOUN = {"n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "nw"}
-_ZH_PRONOUN = {
-    "我",
-    "你",
-    "您",
-    "他",
-    "她",
-    "它",
-    "我们",
-    "你们",
-    "他们",
-    "她们",
-    "它们",
-    "自己",
-    "别人",
-    "人家",
-}
+_ZH_NOUN = ZH_NOUN_FLAGS
+_ZH_PRONOUN = ZH_PERSONAL_PRONOUNS
 # Tags that cannot stand just before a conjunct without modifying it (a noun, an adjective, a number ...).
 _ZH_MODIFIER = _ZH_NOUN | {"a", "m", "q", "mq", "b", "vn", "ng", "j", "eng", "an", "f", "s"}
 # What may follow "A和B" when 和 joins two subjects: the predicate must hold of both together or of each

@@ -137,13 +137,7 @@ class _Synonym(Operation):
             new = _en_inflect(synonym, token.tag)
             if new is None or new in present:
                 continue
-            if i == 0:
-                new = new[:1].upper() + new[1:]
-            changes = [replace(token, new)]
-            article = _article_fix(q, i, new)
-            if article is not None:
-                changes.append(article)
-            out.append(changes)
+            out.append(word_swap(q, i, new))
         return out
 
     def _en_synonyms(self, word: str) -> tuple[str, ...]:
@@ -326,6 +320,15 @@ def _vowel_sound(word: str) -> bool:
     if word.startswith(("uni", "use", "usu", "uti", "ure", "eu", "one", "once")):
         return False
     return word[:1] in "aeiou"
+
+
+def word_swap(q: Parsed, i: int, new: str) -> list[Change]:
+    """Token ``i`` replaced by ``new`` (capitalised when it opens the question), with a preceding "a" /
+    "an" made to agree."""
+    if i == 0:
+        new = new[:1].upper() + new[1:]
+    article = _article_fix(q, i, new)
+    return [replace(q.tokens[i], new)] + ([article] if article is not None else [])
 
 
 def _article_fix(q: Parsed, i: int, new: str) -> Change | None:

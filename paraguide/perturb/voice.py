@@ -7,7 +7,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from paraguide.perturb.base import SAME, Change, Operation, Parsed, Perturbation, Skip, register
+from paraguide.perturb.base import (
+    SAME,
+    ZH_NOUN_FLAGS,
+    ZH_PERSONAL_PRONOUNS,
+    Change,
+    Operation,
+    Parsed,
+    Perturbation,
+    Skip,
+    register,
+)
 from paraguide.text.pos import TaggedToken
 
 # ---------------------------------------------------------------------------------------------- English
@@ -190,23 +200,8 @@ _ZH_ACTIONS = {
     "叮", "啄", "吓", "吓到", "捅", "逮捕", "跟踪", "出卖", "背叛", "嘲笑", "冤枉", "误会", "感染", "传染",
     "追赶", "偷走", "抢走", "拐卖", "打伤", "撞伤", "咬破", "抓破", "踢伤", "烫伤", "吃掉", "抓走", "叼",
 }  # fmt: skip
-_ZH_NOUN = {"n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "nw"}
-_ZH_PRONOUN = {
-    "我",
-    "你",
-    "您",
-    "他",
-    "她",
-    "它",
-    "我们",
-    "你们",
-    "他们",
-    "她们",
-    "它们",
-    "自己",
-    "别人",
-    "人家",
-}
+_ZH_NOUN = ZH_NOUN_FLAGS
+_ZH_PRONOUN = ZH_PERSONAL_PRONOUNS
 _ZH_MODIFIER = _ZH_NOUN | {"a", "m", "q", "mq", "b", "vn", "ng", "j", "eng", "an", "f", "s", "uj"}
 # Verbs of dreaming and fearing take an event whose patient is their own subject: 梦见狗咬 = dream of being
 # bitten (DuQM's E29), 怕蚊子叮 = fear being bitten.
