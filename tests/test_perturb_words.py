@@ -41,6 +41,9 @@ def zh() -> Resources:
     return Resources("zh")
 
 
+NO_HABIT = "no one, or what cannot be: no habit to ask about"
+
+
 def run(op, lang: str, resources: Resources, questions: list[str]) -> list[str]:
     """Each question's perturbed form, or the reason it was refused."""
     results = op(lang, resources, seed=13).perturb(parse(questions, lang))
@@ -149,6 +152,9 @@ def test_english_frequency_adverbs_go_before_the_verb_or_the_adjective(en):
         "Why don't I sleep well?",
         "Why does my cat always sleep?",
         "Why do land breezes occur at night?",  # "breezes" tagged a verb
+        # reading c judged these the same question with "sometimes": not always is asked already
+        "Why do some people use Quora when Google could be used instead?",
+        "Why does my question keep getting marked as needing improvement?",
     ]) == [
         "Why do I sometimes burp?",
         "Why does my dog sometimes bark at night?",
@@ -160,6 +166,8 @@ def test_english_frequency_adverbs_go_before_the_verb_or_the_adjective(en):
         "a negation or a frequency word already",
         "a negation or a frequency word already",
         "no verb or adjective after the subject",
+        "a habit or a part of a group already (keep, tend, some)",
+        "a habit or a part of a group already (keep, tend, some)",
     ]  # fmt: skip
 
 
@@ -216,16 +224,18 @@ def test_chinese_numbers_and_measures(zh):
 def test_chinese_frequency_adverbs(zh):
     assert run(InsertAdverb, "zh", zh, [
         "为什么打嗝", "宝宝为什么哭", "为什么我的手机不能上网", "打嗝怎么办", "为什么喜欢你", "手机屏幕碎了怎么办",
-        "为什么经常头晕", "黄瓜怎么吃？",
+        "为什么经常头晕", "黄瓜怎么吃？", "为什么没人喜欢我？",
     ]) == [
         "为什么总是打嗝",
         "宝宝为什么经常哭",
-        "为什么我的手机经常不能上网",
+        # reading c: 为什么老是不能水洗 / 为什么经常没人喜欢我 were read as the same question
+        NO_HABIT,
         "经常打嗝怎么办",
         "no verb or adjective after the subject",  # 喜欢: a state
         "a frequency word or a finished event already",  # 了
         "a frequency word or a finished event already",
         "no why-question nor 怎么办",
+        NO_HABIT,
     ]  # fmt: skip
 
 
@@ -271,9 +281,11 @@ def test_english_person_of_another_age_or_register_is_refused(en):
         "How do I ask a girl out.",
         "Why do a women cheat?",
         "Where can I rent a car in Delhi?",
+        "How do we control our emotions?",  # "feelings": also "feeling", of which an emotion is a kind
     ]) == [
         "a person of another age or register only",
         "a person of another age or register only",
         "a plural noun after a / an",
         "Where can I rent a bike in Delhi?",
+        "no related noun in WordNet",
     ]  # fmt: skip

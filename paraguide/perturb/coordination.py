@@ -71,7 +71,16 @@ _SYMMETRIC_MEASURES = {
     "kilometers",
     "kilometres",
     "long",
+    # the road between two places is one road (a blind reading judged "how can the drive from Edmonton
+    # to Auckland be described" and the reverse the same question)
+    "drive",
+    "driving",
+    "route",
+    "road",
 }
+# Units a conversion can be between ("convert grams into milliliters" and back is one relation) that
+# WordNet does not file under "unit of measurement" as nouns.
+_EN_UNITS = {"celsius", "fahrenheit", "kelvin", "feet", "ft", "lbs", "kg", "cm", "mm", "ml", "km", "oz"}
 # Entities with an order or a value: "between 1950 and 1960", "from 55 kg to 50 kg".
 _NUMERIC = {"date", "year", "time", "percent", "money", "quantity", "ordinal", "number"}
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "non", "dis")
@@ -373,6 +382,8 @@ class SwapSymmetric(Operation):
             return "names that may be one title or firm"
         if _in_quotes(q, a.start):
             return "inside a quotation"
+        if any("-" in t.text or "–" in t.text for t in toks[max(0, a.start - 1) : b.end + 1]):
+            return "a hyphen joined to a conjunct"  # "India-Donald Trump or Hillary Clinton"
         return None
 
     def _plain_name(self, q: Parsed, p: Phrase) -> bool:
@@ -621,9 +632,9 @@ def _en_comparisons(q: Parsed) -> tuple[list[Comparison], list[str]]:
     return found, reasons
 
 
-def _en_from_to(q: Parsed) -> tuple[list[tuple[Phrase, Phrase]], list[str]]:
+def _en_from_to(q: Parsed, res) -> tuple[list[tuple[Phrase, Phrase]], list[str]]:
     """Every "from A to B" (and "convert / translate A to / into B") of the question with A and B simple
-    noun phrases."""
+    noun phrases, not two units of measure (``res``: the operation's Resources)."""
     toks = q.tokens
     found, reasons = [], []
     for i, t in enumerate(toks):
@@ -644,8 +655,20 @@ def _en_from_to(q: Parsed) -> tuple[list[tuple[Phrase, Phrase]], list[str]]:
         if _anaphoric(q, a) or _anaphoric(q, b):
             reasons.append("a pronoun that refers across the swap")
             continue
+        if _en_unit(res, wa[-1]) and _en_unit(res, wb[-1]):
+            reasons.append("a conversion between units: one relation either way")
+            continue
         found.append((a, b))
     return found, reasons
+
+
+def _en_unit(res, word: str) -> bool:
+    """Whether ``word`` names a unit of measure or a currency (WordNet: a kind of "unit of measurement")."""
+    if word in _EN_UNITS:
+        return True
+    wn = res.wordnet
+    unit = wn.lemmas.get("unit of measurement", {}).get("n", [None])[0]
+    return any(unit in wn.ancestors(lemma, "n", 8) for lemma in wn.lemmatize(word, "n")[:1])
 
 
 # Verbs whose two arguments can trade places without changing the fact ("Did Trump meet Putin?").
@@ -760,7 +783,7 @@ class SwapAsymmetric(Operation):
         lowered = {t.text.lower() for t in q.tokens}
         comparisons, reasons = _en_comparisons(q)
         candidates = [_swap_changes(q, c.a, c.b) for c in comparisons]
-        pairs, more = _en_from_to(q)
+        pairs, more = _en_from_to(q, self.res)
         reasons += more
         if pairs and lowered & _SYMMETRIC_MEASURES:
             reasons.append("distance or travel time: the same either way")

@@ -95,22 +95,32 @@ class Resources:
         return out
 
     @cached_property
-    def en_word_freq(self) -> dict[str, int]:
-        """English word counts (lower-cased) over SQuAD v1.1 train's Wikipedia paragraphs (2.2M words):
-        which words are common, so that a lexicon's rare or archaic word ("forthwith") is not put in."""
+    def squad_train(self) -> list[tuple[str, list[str]]]:
+        """SQuAD v1.1 train's paragraphs with their questions, read once for the English word statistics
+        (:attr:`en_word_freq`, :attr:`en_lowercase_words`, :attr:`en_ngrams`)."""
         import json
-        import re
-        from collections import Counter
 
         from paraguide.data.io import open_text
 
         path = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
         with open_text(path) as f:
             data = json.load(f)
+        return [
+            (paragraph["context"], [qa["question"] for qa in paragraph["qas"]])
+            for article in data["data"]
+            for paragraph in article["paragraphs"]
+        ]
+
+    @cached_property
+    def en_word_freq(self) -> dict[str, int]:
+        """English word counts (lower-cased) over SQuAD v1.1 train's Wikipedia paragraphs (2.2M words):
+        which words are common, so that a lexicon's rare or archaic word ("forthwith") is not put in."""
+        import re
+        from collections import Counter
+
         counts: Counter[str] = Counter()
-        for article in data["data"]:
-            for paragraph in article["paragraphs"]:
-                counts.update(re.findall(r"[a-z]+", paragraph["context"].lower()))
+        for context, _ in self.squad_train:
+            counts.update(re.findall(r"[a-z]+", context.lower()))
         return dict(counts)
 
     @cached_property
@@ -118,21 +128,14 @@ class Resources:
         """Words written in lower case inside sentences of SQuAD v1.1 train's paragraphs at least 3 times
         and at least as often as capitalised there ("despite", "new", "pro"; not "peyton", "super"): a
         capitalised run that starts with one is no name ("Despite Denver")."""
-        import json
         import re
         from collections import Counter
 
-        from paraguide.data.io import open_text
-
-        path = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
-        with open_text(path) as f:
-            data = json.load(f)
         lower: Counter[str] = Counter()
         upper: Counter[str] = Counter()
-        for article in data["data"]:
-            for paragraph in article["paragraphs"]:
-                for word in re.findall(r"(?<=[a-z,;] )[A-Za-z][a-z]+", paragraph["context"]):
-                    (upper if word[0].isupper() else lower)[word.lower()] += 1
+        for context, _ in self.squad_train:
+            for word in re.findall(r"(?<=[a-z,;] )[A-Za-z][a-z]+", context):
+                (upper if word[0].isupper() else lower)[word.lower()] += 1
         return frozenset(w for w, n in lower.items() if n >= 3 and n >= upper[w])
 
     @cached_property
@@ -248,22 +251,11 @@ class Resources:
     def en_ngrams(self) -> EnglishNgrams:
         """Word pairs of an English corpus, lower-cased: SQuAD train's paragraphs and questions and the
         Quora question pairs (5.7M words). See :class:`EnglishNgrams`."""
-        import json
         import re
         from collections import Counter
 
-        from paraguide.data.io import open_text
-
-        squad = self._path("en_word_freq", "squad_v1.1/train-v1.1.reconstructed.json.gz", "English corpus")
         quora = self._path("quora", "quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz", "Quora questions")
-        with open_text(squad) as f:
-            data = json.load(f)
-        texts = [
-            text
-            for article in data["data"]
-            for paragraph in article["paragraphs"]
-            for text in [paragraph["context"], *(qa["question"] for qa in paragraph["qas"])]
-        ]
+        texts = [text for context, questions in self.squad_train for text in (context, *questions)]
         texts += [q for _, line in iter_lines(quora) for q in line.split("\t")[:2]]
         word = re.compile(r"[a-z]+(?:'[a-z]+)?|[^a-z\s]")
         pairs: Counter[tuple[str, str]] = Counter()

@@ -288,6 +288,10 @@ class _ReplaceWord(Operation):
                 continue  # a rare word, or one much rarer than the original ("city" -> "canton")
             if not fits(other, tag) or lemmas(other) & lemmas(word):
                 continue
+            # another reading of the partner that is a kind of the word ("feelings": also "feeling", of
+            # which "emotion" is a kind) makes the swap a near-synonym, not another thing
+            if any(wn.kind_of(lemma, alt, pos) for alt in wn.lemmatize(partner, pos)):
+                continue
             if wn.common_hypernym(lemma, other, pos, self.depth, MAX_FAMILY, self.min_height):
                 found.add(other)
         return sorted(found, key=lambda w: (-res.en_word_freq.get(w, 0), w))
@@ -662,6 +666,11 @@ EN_STATIVE = frozenset(
     {"have", "know", "like", "want", "need", "own", "mean", "cost", "contain", "belong", "seem", "exist",
      "love", "hate", "prefer", "believe", "think", "understand", "remember", "weigh", "deserve", "matter"}
 )  # fmt: skip
+# A negated ability or possibility (不能水洗, 不会游泳) is a property, not a habit.
+_ZH_CAN = frozenset({"能", "可以", "可", "会", "能够"})
+_ZH_CANNOT = frozenset({"不能", "不会", "不可", "不可以", "无法", "没法", "不能够"})
+# A habit in the verb, or a part of a group, already: "keep getting", "tend to", "some people".
+_EN_PARTIAL = frozenset({"keep", "keeps", "tend", "tends", "some", "many", "most", "few", "several"})
 _EN_FREQUENCY = frozenset(
     {"always", "often", "sometimes", "usually", "never", "rarely", "seldom", "ever", "frequently",
      "occasionally", "generally", "normally", "still"}
@@ -674,7 +683,9 @@ class InsertAdverb(Operation):
     为什么老是打嗝; "why do I burp?" -> "why do I always burp?", "is it safe to ...?" -> "is it always safe
     to ...?"). Only where a habit or a state is asked about: why-questions and yes/no questions in the
     present (English "do"/"does", "is"/"are"; Chinese 为什么 ..., ... 怎么办), not a finished event (did,
-    了) nor a question with a negation or a frequency word already. Label N: how often is now part of the
+    了) nor a question with a negation or a frequency word already, nor one that allows for "not always"
+    already ("some people", "keep getting") or asks about nobody or what cannot be (没人, 不能, 不会): readers
+    took those insertions for the same question. Label N: how often is now part of the
     question ("always burp" is not "burp")."""
 
     name = "insert_adverb"
@@ -696,6 +707,10 @@ class InsertAdverb(Operation):
         words, tags = [t.text.lower() for t in q.tokens], [t.tag for t in q.tokens]
         if _EN_FREQUENCY & set(words) or {"not", "n't", "never"} & set(words):
             return Skip("a negation or a frequency word already")
+        # "why do some people [sometimes] use ...", "why does it [sometimes] keep ...": the question already
+        # allows for not always; a blind reading judged the insertion the same question
+        if _EN_PARTIAL & set(words):
+            return Skip("a habit or a part of a group already (keep, tend, some)")
         aux = 1 if words[:1] == ["why"] else 0
         if len(words) < aux + 3 or words[aux] not in ("do", "does", "is", "are"):
             return Skip("no why- or yes/no question in the present")
@@ -741,6 +756,13 @@ class InsertAdverb(Operation):
             token = q.tokens[i]
             if token.text in ZH_STATES:
                 break  # 为什么是, 为什么喜欢: a state, no habit to ask about
+            # 为什么没人喜欢我, 为什么不能水洗: nobody, or what cannot be, has no habit to ask about (a
+            # reader judged the insertions the same question)
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            cannot = token.text in _ZH_CANNOT or (token.text in ("不", "没") and nxt in _ZH_CAN)
+            nobody = token.text in ("没人", "没有人") or (token.text in ("没", "没有") and nxt[:1] == "人")
+            if cannot or nobody:
+                return Skip("no one, or what cannot be: no habit to ask about")
             if token.tag.startswith(("v", "a")) or token.text in ("不", "没", "没有", "会"):
                 # the tagger's "verb" after 的 (我的好朋友) or before a degree word (申通快递那么垃圾) is
                 # the subject's noun

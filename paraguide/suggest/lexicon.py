@@ -252,15 +252,7 @@ class WordNet:
         class to relate anything: more than ``max_family`` hyponyms ("person": "engineer", "consumer"), or
         fewer than ``min_height`` hypernyms above it ("abstraction": "people", "event")."""
 
-        def ancestors(lemma: str) -> dict[str, int]:
-            first = self.first_sense(lemma, pos)
-            found, frontier = ({first: 0}, [first]) if first else ({}, [])
-            for level in range(1, depth + 1):
-                frontier = [h for s in frontier for h in self.hypernyms.get(s, []) if h not in found]
-                found.update((h, level) for h in frontier)
-            return found
-
-        mine, theirs = ancestors(a), ancestors(b)
+        mine, theirs = self.ancestors(a, pos, depth), self.ancestors(b, pos, depth)
         shared = [s for s in mine if s in theirs]
         if not shared or any(not mine[s] or not theirs[s] for s in shared):
             return None  # nothing close, or one is a kind of the other ("canine" for "dog"): no sisters
@@ -268,6 +260,23 @@ class WordNet:
         if max_family is not None and len(self.hyponyms.get(nearest, [])) > max_family:
             return None
         return nearest if self.height(nearest) >= min_height else None
+
+    def ancestors(self, lemma: str, pos: str, depth: int) -> dict[str, int]:
+        """The first sense of ``lemma`` (level 0) and its hypernyms up to ``depth`` levels, with their level."""
+        first = self.first_sense(lemma, pos)
+        found, frontier = ({first: 0}, [first]) if first else ({}, [])
+        for level in range(1, depth + 1):
+            frontier = [h for s in frontier for h in self.hypernyms.get(s, []) if h not in found]
+            found.update((h, level) for h in frontier)
+        return found
+
+    def kind_of(self, a: str, b: str, pos: str, depth: int = 2) -> bool:
+        """Whether the first sense of lemma ``a`` or ``b`` is a kind of the other's, within ``depth``
+        levels ("emotion" of "feeling", "dog" of "canine")."""
+        first_a, first_b = self.first_sense(a, pos), self.first_sense(b, pos)
+        return bool(first_a and first_b) and (
+            first_b in self.ancestors(a, pos, depth) or first_a in self.ancestors(b, pos, depth)
+        )
 
     def height(self, synset: str) -> int:
         """How many hypernyms lie above ``synset`` on its shortest way up (entity: 0, abstraction: 1)."""
