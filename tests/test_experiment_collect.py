@@ -70,6 +70,37 @@ def test_qa_table_means_spreads_drops_and_dpr(tmp_path):
     assert collect(tmp_path)["dpr"]["para-control"] == {"mean": 20.0, "sd": 2.83, "n": 2}
 
 
+def test_qa_trap_rows(tmp_path):
+    for data, steps in (("original", 100), ("augmented", 150)):
+        for seed in (1, 2):
+            _qa_run(tmp_path / f"qa-{data}-{seed}", 40.0, 38.0, 35.0, steps, 50)
+    # qa_traps.sh's scoring runs: the trap questions with their own passage, and with the trap
+    for data, seed, orig, trap in (("original", 1, 50.0, 30.0), ("original", 2, 54.0, 30.0),
+                                   ("augmented", 1, 52.0, 40.0), ("augmented", 2, 52.0, 44.0)):  # fmt: skip
+        (tmp_path / f"trap-{data}-{seed}").mkdir()
+        test = {"trap-original": {"exact_match": orig - 10, "f1": orig, "total": 20},
+                "trap": {"exact_match": trap - 10, "f1": trap, "total": 20}}  # fmt: skip
+        (tmp_path / f"trap-{data}-{seed}" / "all_results.json").write_text(json.dumps({"test": test}))
+    assert "trap" in collect(tmp_path)  # the rows come before the reports (no distractor share yet)
+    assert "on-distractor" not in collect(tmp_path)["trap"]["original"]
+    for seed, before, after in ((1, 25.0, 10.0), (2, 35.0, 20.0)):
+        (tmp_path / f"report-trap-{seed}").mkdir()
+        hits = {"before": {"rate": before}, "after": {"rate": after}}
+        (tmp_path / f"report-trap-{seed}" / "report.json").write_text(json.dumps({"trap_hits": hits}))
+    table = collect(tmp_path)
+    original, augmented = table["trap"]["original"], table["trap"]["augmented"]
+    assert original["drop-f1"] == {"mean": 22.0, "sd": 2.83, "n": 2}
+    assert augmented["trap"]["f1"] == {"mean": 42.0, "sd": 2.83, "n": 2}
+    assert original["on-distractor"]["mean"] == 30.0 and augmented["on-distractor"]["mean"] == 15.0
+    assert original["questions"] == 20 and "control" not in table["trap"]
+    text = markdown(table)
+    assert "trap set (20 questions, `perturb --trap`):" in text
+    assert (
+        "| original | 42.00 ± 2.83 / 52.00 ± 2.83 | 20.00 ± 0.00 / 30.00 ± 0.00 | 22.00 ± 2.83 | 30.00 ± 7.07 |"
+        in text
+    )
+
+
 def test_qm_table(tmp_path):
     for data, seed, acc in (
         ("original", 1, 80.0),

@@ -77,6 +77,8 @@ def collect(out: Path) -> dict:
         ):
             dpr[f"{kind}-control"] = spread(values)
     table["dpr"] = dpr
+    if trap := collect_traps(out, seeds, kinds):
+        table["trap"] = trap
     if seeds:
         first = runs["original"][seeds[0]]
         table["setup"] = {k: first.get(k) for k in ("base_model", "lang")} | {
@@ -87,6 +89,30 @@ def collect(out: Path) -> dict:
             "dev_questions": first["test"].get("dev", {}).get("total"),
         }
     return table
+
+
+def collect_traps(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
+    """The over-stability rows (qa_traps.sh's trap-DATA-SEED runs and report-trap[-control]-SEED reports):
+    EM/F1 on the trap questions with their original passages and with the trap, the drop, and the share of
+    answers that are the trap's distractor; a row only when every seed of the main table has one."""
+    rows = {}
+    for data in kinds:
+        files = [out / f"trap-{data}-{s}" / "all_results.json" for s in seeds]
+        if not seeds or not all(f.exists() for f in files):
+            continue
+        tests = [json.loads(f.read_text())["test"] for f in files]
+        row: dict = {name: {m: spread([t[name][m] for t in tests]) for m in ("exact_match", "f1")}
+                     for name in ("trap-original", "trap")}  # fmt: skip
+        row["drop-f1"] = spread([t["trap-original"]["f1"] - t["trap"]["f1"] for t in tests])
+        row["questions"] = tests[0]["trap"]["total"]
+        report, when = {"original": ("report-trap", "before"), "augmented": ("report-trap", "after"),
+                        "control": ("report-trap-control", "before")}[data]  # fmt: skip
+        reports = [out / f"{report}-{s}" / "report.json" for s in seeds]
+        if all(r.exists() for r in reports):
+            rates = [json.loads(r.read_text())["trap_hits"][when]["rate"] for r in reports]
+            row["on-distractor"] = spread(rates)
+        rows[data] = row
+    return rows
 
 
 def markdown(table: dict) -> str:
@@ -114,6 +140,17 @@ def markdown(table: dict) -> str:
     if table["dpr"]:
         lines += ["", "different-prediction ratio (%): " + ", ".join(
             f"{k} {v['mean']:.2f} ± {v['sd']:.2f}" for k, v in table["dpr"].items())]  # fmt: skip
+    if table.get("trap"):
+        questions = next(iter(table["trap"].values()))["questions"]
+        lines += ["", f"trap set ({questions:,} questions, `perturb --trap`):", "",
+                  "| training data | original passage EM / F1 | with the trap EM / F1 | drop F1 | "
+                  "answer is the trap's distractor (%) |", "|---" * 5 + "|"]  # fmt: skip
+        for data, row in table["trap"].items():
+            lines.append(
+                f"| {label.get(data, data)} | {cell(row, 'trap-original', 'exact_match')} / {cell(row, 'trap-original')} "
+                f"| {cell(row, 'trap', 'exact_match')} / {cell(row, 'trap')} | {cell(row, 'drop-f1')} | "
+                f"{cell(row, 'on-distractor')} |"
+            )
     return "\n".join(lines)
 
 
