@@ -63,6 +63,10 @@ def test_particles_exact_outputs():
     p = zh[1].result
     assert (p.label, p.category, p.subcategory, p.operation) == (1, "pragmatic", "discourse_particle",
                                                                  "replace_particle")  # fmt: skip
+    # 那 goes in with a comma: 那人 would read "that person" (reading d)
+    outs = {Perturber("zh", ["insert_particle"], seed=s).perturb(["人是怎样形成的？"])[0].result.perturbed
+            for s in range(40)}  # fmt: skip
+    assert "那，人是怎样形成的？" in outs and not any(o.startswith("那人") for o in outs)
 
 
 def test_perturb_job_writes_pairs_tsv_and_summary(tmp_path, capsys):

@@ -224,7 +224,7 @@ def test_chinese_numbers_and_measures(zh):
 def test_chinese_frequency_adverbs(zh):
     assert run(InsertAdverb, "zh", zh, [
         "为什么打嗝", "宝宝为什么哭", "为什么我的手机不能上网", "打嗝怎么办", "为什么喜欢你", "手机屏幕碎了怎么办",
-        "为什么经常头晕", "黄瓜怎么吃？", "为什么没人喜欢我？",
+        "为什么经常头晕", "黄瓜怎么吃？", "为什么没人喜欢我？", "菠萝吃多为什么会舌头上火流血",
     ]) == [
         "为什么总是打嗝",
         "宝宝为什么经常哭",
@@ -236,6 +236,7 @@ def test_chinese_frequency_adverbs(zh):
         "a frequency word or a finished event already",
         "no why-question nor 怎么办",
         NO_HABIT,
+        "会 asks about a tendency already",  # reading d: 经常会 adds little
     ]  # fmt: skip
 
 

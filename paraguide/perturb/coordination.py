@@ -374,6 +374,8 @@ class SwapSymmetric(Operation):
             return "part of a longer phrase or list"  # "Mahayana and Theravada Buddhism", "... Counties"
         if not a.name and not shared and not b.det and a.plural != b.plural:
             return "a conjunct that may not be a noun"  # "remain friends and talk/NN"
+        if before is not None and not a.det and before.text.lower() in ("not", "to", "never"):
+            return "a conjunct that may not be a noun"  # "and not age/NN and travel/NN to another planet"
         if _numeric(q, a) or _numeric(q, b) or {wa[-1], wb[-1]} & _ORDERED:
             return "ordered or numeric conjuncts"
         if {t.text.lower() for t in toks} & _ASYMMETRIC_HEADS:

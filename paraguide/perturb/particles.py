@@ -12,6 +12,9 @@ from paraguide.perturb.base import SAME, Change, Operation, Parsed, Perturbation
 # Openers that leave the question as it is (a question still follows).
 EN_OPENERS = ("So", "Well,", "Anyway,")
 ZH_OPENERS = ("请问", "那么", "那")
+# What is put in: 那 with a comma, since 那 before a noun reads as "that" (人是怎样形成的 -> 那人是怎样形成的:
+# "how was that person formed", reading d)
+ZH_INSERTED_OPENERS = ("请问", "那么", "那，")
 ZH_FINAL = "吗呢吧啊呀嘛么"  # sentence-final particles: one already there is replaced, not doubled
 # A final particle after a question word: 呢 (what ... then?), 啊 / 呀 (softening).
 ZH_WH = ("什么", "怎么", "为什么", "为何", "哪", "谁", "多少", "几", "啥", "如何", "怎样", "多久")
@@ -50,7 +53,7 @@ class InsertParticle(Operation):
         text = q.text
         candidates = []
         if not text.startswith(ZH_OPENERS):
-            candidates += [Change(0, "", o) for o in ZH_OPENERS]
+            candidates += [Change(0, "", o) for o in ZH_INSERTED_OPENERS]
         end = _body_end(text)
         if end and text[end - 1] not in ZH_FINAL and any(w in text for w in ZH_WH):
             candidates += [Change(end, "", "呢"), Change(end, "", "啊")]

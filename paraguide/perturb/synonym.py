@@ -180,6 +180,14 @@ class _Synonym(Operation):
             return []
         if i and q.tokens[i - 1].tag.startswith("nr") or _in_title(q.text, token.start):
             return []  # a title after a name (桃子老师), a word of a book's or a song's title (《...》)
+        before = q.tokens[i - 1] if i else None
+        if (
+            before is not None
+            and len(before.text) == 1
+            and before.tag in ("a", "n")
+            and self.res.jieba_freq.get(before.text + token.text[0], 0) >= ZH_SPLIT_WORD_FREQ
+        ):
+            return []  # 你的大名叫什么 cut 大/名叫: the word is 大名, and 名叫 -> 叫做 garbles it (reading d)
         return [[replace(token, s)] for s in self._zh_synonyms(token.text) if s not in q.text]
 
     def _zh_synonyms(self, word: str) -> tuple[str, ...]:
@@ -190,6 +198,10 @@ class _Synonym(Operation):
             self._synonyms[word, ""] = tuple(s for s in found if codes & set(self.res.cilin_codes.get(s, [])))
         return self._synonyms[word, ""]
 
+
+# A one-character adjective or noun and the next word's first character that jieba knows this often as a word
+# (大名) may be the real word, cut wrongly: the next word is then no word to replace.
+ZH_SPLIT_WORD_FREQ = 500
 
 # Questions about words themselves ("what does X mean", "X的反义词是什么"): another word is another
 # question whatever it means.

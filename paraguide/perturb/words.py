@@ -763,7 +763,9 @@ class InsertAdverb(Operation):
             nobody = token.text in ("没人", "没有人") or (token.text in ("没", "没有") and nxt[:1] == "人")
             if cannot or nobody:
                 return Skip("no one, or what cannot be: no habit to ask about")
-            if token.tag.startswith(("v", "a")) or token.text in ("不", "没", "没有", "会"):
+            if token.text == "会":  # 为什么会上火 asks why it tends to happen: 经常会 adds little (reading d)
+                return Skip("会 asks about a tendency already")
+            if token.tag.startswith(("v", "a")) or token.text in ("不", "没", "没有"):
                 # the tagger's "verb" after 的 (我的好朋友) or before a degree word (申通快递那么垃圾) is
                 # the subject's noun
                 if i and words[i - 1] == "的" or i + 1 < len(words) and words[i + 1] in ZH_DEGREE:
