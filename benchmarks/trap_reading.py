@@ -9,7 +9,7 @@
    The key (item -> trap or control, gold answers, distractor, pattern, folder) stays here.
 2. ``score``: the reader's judgements (TSV: item, answer, marked_answers y/n, fluent y/n, note) and the key ->
    per language: the reader's answer is still the gold one (F1 >= 0.5, SQuAD normalisation; characters for
-   Chinese) and not the distractor, the marked trap does not answer the question, it is fluent, all three;
+   Chinese) and no nearer the distractor, the marked trap does not answer the question, it is fluent, all three;
    the controls show the reader finds answers and recognises an answering sentence.
 
     python benchmarks/trap_reading.py sheet --run runs/perturb/squad-trap --run runs/perturb/dr-trap \\
@@ -148,14 +148,17 @@ def score(args) -> None:
     rejected = []
     for item, (answer, marked, fluent, note) in sorted(judged.items(), key=lambda kv: int(kv[0])):
         k = key[item]
-        gold = answer != "-" and f1(answer, k["answers"], k["lang"]) >= 0.5
+        overlap = f1(answer, k["answers"], k["lang"]) if answer != "-" else 0.0
+        gold = overlap >= 0.5
         t = table[f"{k['lang']}/{k['kind']}"]
         t["n"] += 1
         t["answer_kept"] += gold
         t["marked_answers"] += marked
         t["fluent"] += fluent
         if k["kind"] == "trap":
-            fooled = answer != "-" and f1(answer, [k["distractor"]], k["lang"]) >= 0.5
+            # nearer the distractor than the gold answer (characters: "4000001999" shares most with
+            # "4008899315", so an overlap alone says nothing)
+            fooled = answer != "-" and f1(answer, [k["distractor"]], k["lang"]) > overlap
             t["answer_is_distractor"] += fooled
             good = gold and not fooled and not marked and fluent
             t["good"] += good

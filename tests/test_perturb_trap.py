@@ -14,7 +14,16 @@ from paraguide.data.outdir import RunConflict
 from paraguide.data.squad import read_squad
 from paraguide.perturb.base import Skip, parse
 from paraguide.perturb.resources import Resources
-from paraguide.perturb.trap import EntityPool, Mutation, Trap, TrapMaker, shift_number, trap_hits
+from paraguide.perturb.trap import (
+    EntityPool,
+    Mutation,
+    Trap,
+    TrapMaker,
+    _against,
+    _value,
+    shift_number,
+    trap_hits,
+)
 from paraguide.pipeline.trap import TrapJob
 from paraguide.text.entities import Entity
 
@@ -195,6 +204,61 @@ def test_chinese_refusals(zh):
     assert zh.make("z", "亚马逊河为什么这么长", context, answers("巴西", context)) == Skip(
         "a why / how / yes-no / alternative question"
     )
+
+
+def test_traps_a_blind_reading_found_absurd_are_refused_or_remade(en, zh):
+    # a time on the other side of the answer from the changed number ("the second market opened in 1834"
+    # when the first opened in 1835): a later one is taken, else none
+    context = "Newcastle's first indoor market opened in 1835. It was large."
+    question = "When did Newcastle's first indoor market open?"
+    pool = EntityPool()
+    pool.add([Entity("1830", "year", 0, 4), Entity("1840", "year", 5, 9)])
+    assert en.make("q", question, context, answers("1835", context), pool).sentence == (
+        "Newcastle's second indoor market opened in 1840."
+    )
+    pool = EntityPool()
+    pool.add([Entity("1830", "year", 0, 4)])
+    assert en.make("q", question, context, answers("1835", context), pool) == Skip(
+        "no time on the changed number's side of the answer"
+    )
+    # "first published" -> "second published" is no English: nothing else to change here
+    context = (
+        "The Reformed church grew in France. An illustrated version of the scriptures was printed in Paris."
+    )
+    question = "The illustrated French-language scriptures were first published in what city?"
+    assert en.make("q", question, context, answers("Paris", context)) == Skip(
+        "nothing in the question to change"
+    )
+    # a date of another month than the question's ("2017年6月 ... 8月10日")
+    context = "2017年6月四级考试时间是6月17日。"
+    pool = EntityPool()
+    pool.add([Entity("8月10日", "date", 0, 5)])
+    assert zh.make("z", "2017年6月四级考试时间", context, answers("6月17日", context), pool) == Skip(
+        "no distractor of the answer's type"
+    )
+    pool.add([Entity("6月24日", "date", 6, 11)])
+    assert (
+        zh.make("z", "2017年6月四级考试时间", context, answers("6月17日", context), pool).distractor
+        == "6月24日"
+    )
+
+
+def test_amounts_are_compared_with_their_scale():
+    # "$230 million" is no distractor for "$960 billion", nor 2368万元 for 10089亿元 (within a factor of ten
+    # only by their digits)
+    assert _value("$960 billion") == 9.6e11 and _value("$230 million") == 2.3e8
+    assert _value("10089亿元") == 1.0089e12 and _value("2368万元") == 2.368e7
+    assert _value("2017年5月11日") == 2017 and _value("1,500") == 1500
+    later = Mutation(0, "2", "3", "number")
+    assert _against(later, "2014年12月5日", "2017年5月11日") and not _against(
+        later, "2020年5月21日", "2017年5月11日"
+    )
+    assert _against(Mutation(0, "last", "earliest", "antonym"), "1728", "1726")
+
+
+def test_chinese_two_before_a_measure_word_is_liang():
+    assert {shift_number("一个身份证", random.Random(s)) for s in range(30)} >= {"两个身份证", "三个身份证"}
+    assert not any(shift_number("一个人", random.Random(s)).startswith("二") for s in range(30))
 
 
 @pytest.mark.parametrize(

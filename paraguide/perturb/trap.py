@@ -868,6 +868,7 @@ def _render_zh(q: Parsed, frame: Frame, fill: str, mutation: Mutation | None) ->
 # Mutations --------------------------------------------------------------------------------------------
 
 _ZH_DIGITS = "一二三四五六七八九"
+_ZH_MEASURES = set("个种次位名家本条只件张台辆天岁周层块份所项届部")
 # Cilin's lists of proper places: cities, places, countries, capitals and provinces, rivers
 _ZH_PLACE_LISTS = ("Cb25A11", "Cb08A", "Di02A23", "Di03B", "Be05B")
 # the commonest surnames: a person's name in a passage starts with one ("傲娇", "春迎夏" do not)
@@ -954,6 +955,8 @@ def shift_number(text: str, rng: random.Random) -> str | None:
             if text[i] == "一" and (i + 1 == len(text) or text[i + 1] not in "年月日号个次"):
                 return None  # 一 in a word ("一般") is no number
             other = rng.choice([c for c in _ZH_DIGITS[1:6] if c != text[i]])
+            if other == "二" and text[i + 1 : i + 2] in _ZH_MEASURES:
+                other = "两"  # 两个人, not 二个人
             return text[:i] + other + text[i + 1 :]
     return None
 
@@ -1286,6 +1289,7 @@ class TrapMaker:
         answer_words = frozenset().union(*(self._words(a) for a in answer_texts))
         question_words = self._words(question)
         question_years = re.findall(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", question)
+        question_months = set(re.findall(r"(?<!\d)(\d{1,2})月", question))
 
         wanted = self.wanted_class(frame, answer) if kind in NAME_TYPES else ""
         if kind in NAME_TYPES and not self.kind_known(kind, wanted):
@@ -1307,6 +1311,12 @@ class TrapMaker:
                 return False
             if kind in TIME_TYPES and re.search(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", text) and question_years:
                 return False  # "2016年端午节是2003年6月27日": a date of another year contradicts the question
+            if (
+                kind in TIME_TYPES
+                and question_months
+                and set(re.findall(r"(?<!\d)(\d{1,2})月", text)) - question_months
+            ):
+                return False  # "2017年6月六级考试时间是8月10日": a date in another month than the question's
             if kind in TIME_TYPES and _time_shape(text) != _time_shape(answer):
                 return False  # "479号" for "4月5日", "716年7月13日" for "2017年6月23日"
             if kind in ("number", "quantity", "money") and not _near(_value(text), _value(answer)):
@@ -1352,6 +1362,14 @@ class TrapMaker:
         mutation = self._mutation(q, frame, context, answer_texts, distractor, rng)
         if mutation is None:
             return Skip("nothing in the question to change")
+        if kind in TIME_TYPES and _against(mutation, distractor, answer):
+            # "the second market opened in 1834" when the first opened in 1835, "Season 3 aired in 2014"
+            # after Season 2's 2017 (a blind reading found these absurd): a time on the number's side
+            ordered = [t for t in in_passage if not _against(mutation, t, answer)]
+            if not ordered:
+                return Skip("no time on the changed number's side of the answer")
+            best = max(_affinity(answer, t, self.lang) for t in ordered)
+            distractor = rng.choice([t for t in ordered if _affinity(answer, t, self.lang) == best])
         sentence = self.statement(q, frame, distractor, kind, mutation)
         return Trap(sentence, distractor, kind, source, mutation, frame.pattern)
 
@@ -1376,6 +1394,9 @@ class TrapMaker:
         entities = [e for e in q.entities if copied(e.start, e.end)]
         numbers = []
         for e in entities:
+            after = next((t for t in q.tokens if t.start >= e.end), None)
+            if e.type == "ordinal" and after is not None and after.tag in ("VBN", "VBD"):
+                continue  # "first published" -> "second published" is no English
             if e.type in NUMERIC_TYPES and _whole(q.text, e):  # not one end of "2012-13"
                 decade = re.fullmatch(r"\d{3}0", e.text) and re.match(r"['’]s\b", q.text[e.end :])
                 new = (
@@ -1608,6 +1629,44 @@ def _affinity(answer: str, candidate: str, lang: str) -> int:
 _SCALE = re.compile(r"\b(?:hundred|thousand|million|billion|trillion)\b|[万亿]", re.IGNORECASE)
 
 
+def _rank(text: str) -> float | None:
+    """A number's rank for ordering: its digits, or an English number word or ordinal, or a Chinese
+    digit."""
+    if m := re.search(r"\d[\d,]*", text):
+        return float(m.group(0).replace(",", ""))
+    low = text.lower()
+    for words in (["one", *_NUMBER_WORDS], _ORDINAL_WORDS):
+        for i, w in enumerate(words):
+            if re.search(rf"\b{w}\b", low):
+                return float(i + 1)
+    zh = [_ZH_NUMERALS[c] for c in text if c in _ZH_NUMERALS]
+    return float(zh[-1]) if zh else None
+
+
+# Antonyms that say which way in time the changed question points ("the last addition" -> "the earliest").
+_EARLIER = frozenset({"earliest", "earlier", "first", "oldest", "older", "previous", "former", "initial"})
+_LATER = frozenset({"latest", "later", "last", "newest", "newer", "next", "recent", "final", "most recent"})
+
+
+def _against(mutation: Mutation, distractor: str, answer: str) -> bool:
+    """Whether the time ``distractor`` lies on the other side of ``answer`` from where the change points
+    (season 2 -> 3 but 2017 -> 2014; "last" -> "earliest" but 1726 -> 1728): later numbers, later times."""
+    a, d = _value(answer), _value(distractor)
+    if mutation.kind == "number":
+        old, new = _rank(mutation.old), _rank(mutation.new)
+        later = None if old is None or new is None or old == new else new > old
+    else:
+        old_word, new_word = mutation.old.lower(), mutation.new.lower()
+        later = (
+            True if old_word in _EARLIER and new_word in _LATER
+            else False if old_word in _LATER and new_word in _EARLIER
+            else None
+        )  # fmt: skip
+    if later is None or a is None or d is None or a == d:
+        return False
+    return later != (d > a)
+
+
 def _time_shape(text: str) -> str:
     """A time by its parts ("2017年4月5日" -> "Y年9月9日", "1856" -> "Y"): a year of four digits (1000 to
     2099) reads Y, other numbers 9."""
@@ -1674,13 +1733,20 @@ def _zh_numeral_value(text: str) -> float | None:
     return float(total + section + digit)
 
 
+_SCALES = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "万": 1e4,
+           "亿": 1e8}  # fmt: skip
+
+
 def _value(text: str) -> float | None:
-    year = re.search(r"\b1\d{3}|\b20\d{2}", text)
-    if year and not re.fullmatch(r"\s*\d{4}s?\s*", text):  # a date: by its year
+    """The amount ``text`` states, with its scale word ("$230 million": 2.3e8, "10089亿元": 1.0089e12); a
+    date by its year."""
+    year = re.search(r"(?<![\d.,])(?:1\d{3}|20\d{2})(?![\d.,])", text)
+    if year and not re.fullmatch(r"\s*\d{4}s?\s*", text) and not re.search(r"[万亿]|illion", text):
         return float(year.group(0))
-    m = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+    m = re.search(r"\d[\d,]*(?:\.\d+)?\s*(hundred|thousand|[mbtr]illion|万|亿)?", text, re.IGNORECASE)
     if m:
-        return float(m.group(0).replace(",", ""))
+        number = float(re.match(r"[\d,.]+", m.group(0)).group(0).replace(",", "").rstrip("."))
+        return number * _SCALES.get((m.group(1) or "").lower(), 1.0)
     words = ["one", *_NUMBER_WORDS]
     first = text.lower().split()[0] if text.split() else ""
     return float(words.index(first) + 1) if first in words else _zh_numeral_value(text)
