@@ -219,7 +219,7 @@ def test_traps_a_blind_reading_found_absurd_are_refused_or_remade(en, zh):
     pool = EntityPool()
     pool.add([Entity("1830", "year", 0, 4)])
     assert en.make("q", question, context, answers("1835", context), pool) == Skip(
-        "no time on the changed number's side of the answer"
+        "no time or amount on the change's side of the answer"
     )
     # "first published" -> "second published" is no English: nothing else to change here
     context = (
@@ -254,6 +254,9 @@ def test_amounts_are_compared_with_their_scale():
         later, "2020年5月21日", "2017年5月11日"
     )
     assert _against(Mutation(0, "last", "earliest", "antonym"), "1728", "1726")
+    # an amount after "most" -> "least" must be less than the answer ("最少能发390元" when the most is 200元)
+    assert _against(Mutation(0, "最多", "最少", "antonym"), "390元", "200元")
+    assert not _against(Mutation(0, "最多", "最少", "antonym"), "182元", "200元")
 
 
 def test_chinese_two_before_a_measure_word_is_liang():

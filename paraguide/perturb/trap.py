@@ -1362,12 +1362,14 @@ class TrapMaker:
         mutation = self._mutation(q, frame, context, answer_texts, distractor, rng)
         if mutation is None:
             return Skip("nothing in the question to change")
-        if kind in TIME_TYPES and _against(mutation, distractor, answer):
+        if (kind in TIME_TYPES or kind in NUMERIC_TYPES and mutation.kind == "antonym") and _against(
+            mutation, distractor, answer
+        ):
             # "the second market opened in 1834" when the first opened in 1835, "Season 3 aired in 2014"
             # after Season 2's 2017 (a blind reading found these absurd): a time on the number's side
             ordered = [t for t in in_passage if not _against(mutation, t, answer)]
             if not ordered:
-                return Skip("no time on the changed number's side of the answer")
+                return Skip("no time or amount on the change's side of the answer")
             best = max(_affinity(answer, t, self.lang) for t in ordered)
             distractor = rng.choice([t for t in ordered if _affinity(answer, t, self.lang) == best])
         sentence = self.statement(q, frame, distractor, kind, mutation)
@@ -1646,11 +1648,17 @@ def _rank(text: str) -> float | None:
 # Antonyms that say which way in time the changed question points ("the last addition" -> "the earliest").
 _EARLIER = frozenset({"earliest", "earlier", "first", "oldest", "older", "previous", "former", "initial"})
 _LATER = frozenset({"latest", "later", "last", "newest", "newer", "next", "recent", "final", "most recent"})
+# ... and which way in amount ("最多能发200元" -> "最少能发390元", "the largest note" -> "the smallest": less)
+_LESS = frozenset({"least", "fewest", "smallest", "lowest", "shortest", "minimum", "cheapest", "最少", "最小",
+                   "最低", "最短", "最便宜", "下限", "至少"})  # fmt: skip
+_MORE = frozenset({"most", "largest", "biggest", "highest", "longest", "maximum", "dearest", "最多", "最大",
+                   "最高", "最长", "最贵", "上限", "最多能"})  # fmt: skip
 
 
 def _against(mutation: Mutation, distractor: str, answer: str) -> bool:
-    """Whether the time ``distractor`` lies on the other side of ``answer`` from where the change points
-    (season 2 -> 3 but 2017 -> 2014; "last" -> "earliest" but 1726 -> 1728): later numbers, later times."""
+    """Whether the time or amount ``distractor`` lies on the other side of ``answer`` from where the change
+    points (season 2 -> 3 but 2017 -> 2014; "last" -> "earliest" but 1726 -> 1728; 最多 -> 最少 but 200元 ->
+    390元): later numbers, later times; "most" more, "least" less."""
     a, d = _value(answer), _value(distractor)
     if mutation.kind == "number":
         old, new = _rank(mutation.old), _rank(mutation.new)
@@ -1658,8 +1666,8 @@ def _against(mutation: Mutation, distractor: str, answer: str) -> bool:
     else:
         old_word, new_word = mutation.old.lower(), mutation.new.lower()
         later = (
-            True if old_word in _EARLIER and new_word in _LATER
-            else False if old_word in _LATER and new_word in _EARLIER
+            True if old_word in _EARLIER | _LESS and new_word in _LATER | _MORE
+            else False if old_word in _LATER | _MORE and new_word in _EARLIER | _LESS
             else None
         )  # fmt: skip
     if later is None or a is None or d is None or a == d:
