@@ -30,3 +30,47 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+# The shared files the perturbation operations read, by language: one Resources per language for the whole
+# test session (each lexicon loads once, on first use), and every test that uses one skips, naming the file,
+# when any of them is missing.
+PERTURB_FILES = {
+    "en": (
+        "nltk_data/taggers/averaged_perceptron_tagger_eng.zip",
+        "nltk_data/corpora/words.zip",
+        "open_english_wordnet/yaml",
+        "en_lexical_constraints/ppdb_synonyms.txt",
+        "en_lexical_constraints/wordnet_antonyms.txt",
+        "squad_v1.1/train-v1.1.reconstructed.json.gz",
+        "quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz",
+    ),
+    "zh": (
+        "zh_cilin/hit_cilin_extended.utf8.txt",
+        "zh_cilin/antonym.txt",
+        "lcqmc/train.tsv.gz",
+        "pycorrector_confusion/same_pinyin.txt",
+    ),
+}
+
+
+def _resources(lang: str):
+    from helpers import shared
+
+    from paraguide.perturb.resources import Resources
+
+    for path in PERTURB_FILES[lang]:
+        shared(path)
+    return Resources(lang)
+
+
+@pytest.fixture(scope="session")
+def en_resources():
+    """The English perturbation lexicons (paraguide.perturb.resources.Resources), shared by all tests."""
+    return _resources("en")
+
+
+@pytest.fixture(scope="session")
+def zh_resources():
+    """The Chinese perturbation lexicons, shared by all tests."""
+    return _resources("zh")

@@ -4,26 +4,19 @@ refusals with their reasons."""
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.antonym import AntonymAdjective, AntonymVerb
 from paraguide.perturb.base import DIFFERENT, Perturbation, Skip, edit, parse
-from paraguide.perturb.resources import Resources
 
 
 @pytest.fixture(scope="module")
-def en_res():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
-    shared("open_english_wordnet/yaml")
-    shared("squad_v1.1/train-v1.1.reconstructed.json.gz")
-    return Resources("en")
+def en_res(en_resources):
+    return en_resources
 
 
 @pytest.fixture(scope="module")
-def zh_res():
-    shared("zh_cilin/antonym.txt")
-    shared("zh_cilin/hit_cilin_extended.utf8.txt")
-    return Resources("zh")
+def zh_res(zh_resources):
+    return zh_resources
 
 
 def run(cls, res, text: str):

@@ -18,17 +18,13 @@ from paraguide.perturb.resources import Resources
 
 
 @pytest.fixture(scope="module")
-def en():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
-    shared("open_english_wordnet/yaml")
-    shared("en_lexical_constraints/wordnet_antonyms.txt")
-    return Resources("en")
+def en(en_resources):
+    return en_resources
 
 
 @pytest.fixture(scope="module")
-def zh():
-    shared("zh_cilin/hit_cilin_extended.utf8.txt")
-    return Resources("zh")
+def zh(zh_resources):
+    return zh_resources
 
 
 def run(op, text: str):
@@ -206,7 +202,6 @@ def test_chinese_comparison_keeps_a_question_word_with_its_noun():
 
     from paraguide.perturb.base import parse
     from paraguide.perturb.coordination import SwapAsymmetric, SwapNegativeAsymmetric
-    from paraguide.perturb.resources import Resources
 
     shared("zh_cilin/antonym.txt")
     res = Resources("zh")
@@ -225,7 +220,6 @@ def test_chinese_route_opening_is_the_same_either_way():
 
     from paraguide.perturb.base import parse
     from paraguide.perturb.coordination import SwapAsymmetric
-    from paraguide.perturb.resources import Resources
 
     shared("zh_cilin/antonym.txt")
     parsed = parse(["梧州到广州高铁什么时候开通", "梧州到广州高铁票多少钱"], "zh")

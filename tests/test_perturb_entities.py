@@ -5,7 +5,6 @@ they refuse, and WordNet's named instances where a WordNet read has them."""
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import DIFFERENT, Parsed, Perturbation, parse
 from paraguide.perturb.entities import ReplaceLocation, ReplaceOrganization, ReplacePerson, ReplaceProduct
@@ -15,16 +14,13 @@ from paraguide.text.entities import Entity
 
 
 @pytest.fixture(scope="module")
-def en() -> Resources:
-    shared("open_english_wordnet/yaml")
-    return Resources("en")
+def en(en_resources):
+    return en_resources
 
 
 @pytest.fixture(scope="module")
-def zh() -> Resources:
-    for path in ("zh_cilin/hit_cilin_extended.utf8.txt", "lcqmc/train.tsv.gz"):
-        shared(path)
-    return Resources("zh")
+def zh(zh_resources):
+    return zh_resources
 
 
 def run(op, lang: str, resources: Resources, questions: list[str]) -> list[str]:

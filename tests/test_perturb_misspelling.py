@@ -4,25 +4,19 @@ English typo is no word and every Chinese one a same-sound character of the same
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import SAME, Perturbation, Skip, edit, parse
 from paraguide.perturb.misspelling import ZH_MIN_CHAR_FREQ, Misspell, _typos
-from paraguide.perturb.resources import Resources
 
 
 @pytest.fixture(scope="module")
-def en():
-    shared("nltk_data/corpora/words.zip")
-    shared("open_english_wordnet/yaml")
-    shared("en_lexical_constraints/ppdb_synonyms.txt")
-    return Misspell("en", Resources("en"), seed=13)
+def en(en_resources):
+    return Misspell("en", en_resources, seed=13)
 
 
 @pytest.fixture(scope="module")
-def zh():
-    shared("pycorrector_confusion/same_pinyin.txt")
-    return Misspell("zh", Resources("zh"), seed=13)
+def zh(zh_resources):
+    return Misspell("zh", zh_resources, seed=13)
 
 
 def run(op, text: str):

@@ -8,12 +8,10 @@ import json
 import random
 
 import pytest
-from helpers import shared
 
 from paraguide.data.outdir import RunConflict
 from paraguide.data.squad import read_squad
 from paraguide.perturb.base import Skip, parse
-from paraguide.perturb.resources import Resources
 from paraguide.perturb.trap import (
     EntityPool,
     Mutation,
@@ -29,17 +27,13 @@ from paraguide.text.entities import Entity
 
 
 @pytest.fixture(scope="module")
-def en():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
-    shared("open_english_wordnet/yaml")
-    shared("squad_v1.1/train-v1.1.reconstructed.json.gz")  # which words are written in lower case
-    return TrapMaker("en", seed=13, resources=Resources("en"))
+def en(en_resources):
+    return TrapMaker("en", seed=13, resources=en_resources)
 
 
 @pytest.fixture(scope="module")
-def zh():
-    shared("zh_cilin/hit_cilin_extended.utf8.txt")
-    return TrapMaker("zh", seed=13, resources=Resources("zh"))
+def zh(zh_resources):
+    return TrapMaker("zh", seed=13, resources=zh_resources)
 
 
 def statement(maker: TrapMaker, question: str, distractor: str, kind: str):

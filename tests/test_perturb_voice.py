@@ -4,23 +4,19 @@ refusals."""
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import SAME, Perturbation, Skip, edit, parse
-from paraguide.perturb.resources import Resources
 from paraguide.perturb.voice import ChangeVoice
 
 
 @pytest.fixture(scope="module")
-def en():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
-    return ChangeVoice("en", Resources("en"), seed=13)
+def en(en_resources):
+    return ChangeVoice("en", en_resources, seed=13)
 
 
 @pytest.fixture(scope="module")
-def zh():
-    shared("zh_cilin/hit_cilin_extended.utf8.txt")
-    return ChangeVoice("zh", Resources("zh"), seed=13)
+def zh(zh_resources):
+    return ChangeVoice("zh", zh_resources, seed=13)
 
 
 def run(op, text: str):

@@ -5,7 +5,6 @@ hand-written English and Chinese questions, and the reasons they refuse."""
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import DIFFERENT, Perturbation, parse
 from paraguide.perturb.resources import Resources
@@ -23,22 +22,13 @@ from paraguide.perturb.words import (
 
 
 @pytest.fixture(scope="module")
-def en() -> Resources:
-    for path in (
-        "open_english_wordnet/yaml",
-        "en_lexical_constraints/ppdb_synonyms.txt",
-        "squad_v1.1/train-v1.1.reconstructed.json.gz",
-        "quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz",
-    ):
-        shared(path)
-    return Resources("en")
+def en(en_resources):
+    return en_resources
 
 
 @pytest.fixture(scope="module")
-def zh() -> Resources:
-    for path in ("zh_cilin/hit_cilin_extended.utf8.txt", "zh_cilin/antonym.txt", "lcqmc/train.tsv.gz"):
-        shared(path)
-    return Resources("zh")
+def zh(zh_resources):
+    return zh_resources
 
 
 NO_HABIT = "no one, or what cannot be: no habit to ask about"
