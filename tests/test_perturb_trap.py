@@ -237,6 +237,40 @@ def test_traps_a_blind_reading_found_absurd_are_refused_or_remade(en, zh):
     )
 
 
+def test_traps_trap_reading_b_found_absurd_are_refused(en, zh):
+    # a rate per one: the answer scales with it ("三个身份证可以认证11个" when one holds 6)
+    pool = EntityPool()
+    pool.add([Entity("10个", "quantity", 0, 3), Entity("1699元", "money", 4, 9)])
+    context = "一个人可以申请6个支付宝账户。"
+    assert zh.make("z", "一个人可以申请几个支付宝", context, answers("6个", context), pool) == Skip(
+        "nothing in the question to change"
+    )
+    # a model's number is part of its name ("苹果7128g" -> "苹果7328g")
+    context = "苹果7128g售价5780元。"
+    assert zh.make("z", "苹果7128g多少钱", context, answers("5780元", context), pool) == Skip(
+        "nothing in the question to change"
+    )
+    context = "项昊由贾乃亮饰演，吴锦源执导。"
+    assert zh.make("z", "项昊是谁", context, answers("贾乃亮", context)) == Skip("who someone is")
+    # "the Pittsburgh Steelers" is no person, whatever the entity finder says
+    context = "The Broncos beat the Pittsburgh Steelers. Cam Newton was the MVP of the 2015 season."
+    assert en.make(
+        "q", "Who was the MVP of the 2015 season?", context, answers("Cam Newton", context)
+    ) == Skip("no distractor of the answer's type")
+    # a person from another article beside a year ("Saul Bellow explored Ohio territory in 1747")
+    pool = EntityPool()
+    pool.add([Entity("Saul Bellow", "person", 0, 11)])
+    pool.add([Entity("Saul Bellow", "person", 0, 11)])
+    context = "The Ohio territory was explored by Christopher Gist in 1750."
+    question = "Who explored Ohio territory in 1750?"
+    assert en.make("q", question, context, answers("Christopher Gist", context), pool) == Skip(
+        "no distractor of the answer's type"
+    )
+    context = "The two teams met in 2014, and one of the two soccer teams was suspended in 2014."
+    question = "Which year resulted in the suspension of one of the two soccer teams?"
+    assert en.make("q", question, context, answers("2014", context)) == Skip("a time as the subject")
+
+
 def test_amounts_are_compared_with_their_scale():
     # "$230 million" is no distractor for "$960 billion", nor 2368万元 for 10089亿元 (within a factor of ten
     # only by their digits)

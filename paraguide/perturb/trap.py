@@ -23,6 +23,7 @@ from paraguide.text.pos import TaggedToken
 POSITIONS = ("end", "before_answer")
 NUMERIC_TYPES = ("date", "year", "time", "percent", "money", "quantity", "ordinal", "number")
 TIME_TYPES = ("date", "year", "time")
+AMOUNT_TYPES = ("number", "quantity", "money", "percent")
 
 
 class _Slot:
@@ -1284,6 +1285,10 @@ class TrapMaker:
             return frame
         if kind not in frame.types:
             return Skip("question word and answer type disagree")
+        if frame.pattern == "subject" and kind in TIME_TYPES:
+            return Skip("a time as the subject")  # "2018 resulted in the suspension of ..." (trap reading b)
+        if kind == "person" and re.fullmatch(r"\s*\S+\s*是谁[？?]?\s*", question):
+            return Skip("who someone is")  # 项昊是谁 -> "吴锦源是陈乔恩": two people said to be one
         rng = rng_for_question(self.seed, qid)
         answer_texts = [a["text"] for a in answers]
         answer_words = frozenset().union(*(self._words(a) for a in answer_texts))
@@ -1335,6 +1340,10 @@ class TrapMaker:
         #    look most like the answer first (a year for a year, a two-word name for a two-word name)
         found = self.chunks.distractors(context, answer, answers[0]["answer_start"])
         found = [e for e in found if _whole(context, e)]
+        if kind == "person":  # "the Pittsburgh Steelers": a team the entity finder took for a person
+            found = [
+                e for e in found if not re.search(r"\bthe\s+$", context[max(0, e.start - 4) : e.start], re.I)
+            ]
         in_passage = list(dict.fromkeys(_strip_possessive(e.text, self.lang) for e in found))
         in_passage = [t for t in in_passage if fits(t)]
         source = "passage"
@@ -1351,15 +1360,16 @@ class TrapMaker:
                     or pool.passages[kind, t] >= 2
                     and _plain_name(t)
                     and self._given_name(t)
+                    and not question_years  # "Saul Bellow explored Ohio territory in 1747" (trap reading b)
                 )
                 and fits(t)
-            ]  # a name from another article: one found in two passages at least, plain words
+            ]  # a name from another article: one found in two passages at least, plain words, in no year
             if not in_passage:
                 return Skip("no distractor of the answer's type")
         best = max(_affinity(answer, t, self.lang) for t in in_passage)
         distractor = rng.choice([t for t in in_passage if _affinity(answer, t, self.lang) == best])
         # 2. the mutation: the trap must not be about what the question asks
-        mutation = self._mutation(q, frame, context, answer_texts, distractor, rng)
+        mutation = self._mutation(q, frame, context, answer_texts, distractor, rng, kind)
         if mutation is None:
             return Skip("nothing in the question to change")
         if (kind in TIME_TYPES or kind in NUMERIC_TYPES and mutation.kind == "antonym") and _against(
@@ -1383,6 +1393,7 @@ class TrapMaker:
         answers: Sequence[str],
         distractor: str,
         rng: random.Random,
+        kind_of_answer: str = "",
     ) -> Mutation | None:
         """One change of the question's words the statement keeps: a number shifted, else an adjective
         replaced by its antonym, else a name by another of its type, shape and kind from the passage (in
@@ -1399,6 +1410,10 @@ class TrapMaker:
             after = next((t for t in q.tokens if t.start >= e.end), None)
             if e.type == "ordinal" and after is not None and after.tag in ("VBN", "VBD"):
                 continue  # "first published" -> "second published" is no English
+            if re.search(r"[A-Za-z]", q.text[max(0, e.start - 1) : e.start] + q.text[e.end : e.end + 1]):
+                continue  # a model or a product's number ("苹果7128g", "max2017"): another name, not a number
+            if e.type != "ordinal" and _rank(e.text) == 1 and kind_of_answer in AMOUNT_TYPES:
+                continue  # a rate per one ("一个身份证可以认证几个", "1千焦等于多少大卡"): the answer scales with it
             if e.type in NUMERIC_TYPES and _whole(q.text, e):  # not one end of "2012-13"
                 decade = re.fullmatch(r"\d{3}0", e.text) and re.match(r"['’]s\b", q.text[e.end :])
                 new = (
