@@ -5,7 +5,7 @@
 # QA_LANG=zh OUT=runs/exp/qa-zh DEV=../shared/data/dureader_robust/dev.json). Per run folder qa-DATA-SEED:
 # EM/F1 on the trap questions with their original passages and with the trap, then paraguide evaluate's
 # before/after report per seed (with how often the answer is the trap's distractor), then collect.py's
-# tables. Traps are few (SQuAD dev: 328 of 10,570), so they are built from the whole dev set, not the
+# tables. Traps are few (SQuAD dev: 270 of 10,570), so they are built from the whole dev set, not the
 # experiment's dev sample. Every step is skipped once done; a few minutes on 2 CPU cores.
 #
 #   bash recipes/experiments/qa_traps.sh
