@@ -40,6 +40,9 @@ SUBCATEGORIES = {
 SAME, DIFFERENT = 1, 0  # the labels: DuQM's Y and N
 # jieba's noun flags (names included) and the personal pronouns that stand where a noun does.
 ZH_NOUN_FLAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "nw"})
+# Flags of words that modify the word after them (a noun, an adjective, a number ...): a phrase that starts
+# after one of them is part of a longer one.
+ZH_MODIFIER_FLAGS = ZH_NOUN_FLAGS | {"a", "m", "q", "mq", "b", "vn", "ng", "j", "eng", "an", "f", "s"}
 ZH_PERSONAL_PRONOUNS = frozenset(
     {"我", "你", "您", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "自己", "别人", "人家"}
 )

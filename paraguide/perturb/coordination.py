@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from paraguide.perturb.base import (
     DIFFERENT,
     SAME,
+    ZH_MODIFIER_FLAGS,
     ZH_NOUN_FLAGS,
     ZH_PERSONAL_PRONOUNS,
     Change,
@@ -192,7 +193,7 @@ def _choose(rng: random.Random, candidates: list, reasons: list[str], default: s
 _ZH_NOUN = ZH_NOUN_FLAGS
 _ZH_PRONOUN = ZH_PERSONAL_PRONOUNS
 # Tags that cannot stand just before a conjunct without modifying it (a noun, an adjective, a number ...).
-_ZH_MODIFIER = _ZH_NOUN | {"a", "m", "q", "mq", "b", "vn", "ng", "j", "eng", "an", "f", "s"}
+_ZH_MODIFIER = ZH_MODIFIER_FLAGS
 # What may follow "A和B" when 和 joins two subjects: the predicate must hold of both together or of each
 # alike (区别, 结婚, 一起, 谁 ...); a directed verb makes 和 / 跟 a preposition ("A跟B说": A says to B).
 _ZH_RECIPROCAL = {

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from paraguide.perturb.base import (
     SAME,
+    ZH_MODIFIER_FLAGS,
     ZH_NOUN_FLAGS,
     ZH_PERSONAL_PRONOUNS,
     Change,
@@ -202,7 +203,7 @@ _ZH_ACTIONS = {
 }  # fmt: skip
 _ZH_NOUN = ZH_NOUN_FLAGS
 _ZH_PRONOUN = ZH_PERSONAL_PRONOUNS
-_ZH_MODIFIER = _ZH_NOUN | {"a", "m", "q", "mq", "b", "vn", "ng", "j", "eng", "an", "f", "s", "uj"}
+_ZH_MODIFIER = ZH_MODIFIER_FLAGS | {"uj"}  # and 的: 我的 ... 被
 # Verbs of dreaming and fearing take an event whose patient is their own subject: 梦见狗咬 = dream of being
 # bitten (DuQM's E29), 怕蚊子叮 = fear being bitten.
 _ZH_DREAM = {"梦见", "梦到", "梦", "怕", "害怕", "担心", "防止", "避免"}
