@@ -50,6 +50,27 @@ car park:
     sense:
     - id: 'car_park%1:06:00::'
       synset: 00000006-n
+right:
+  a:
+    sense:
+    - id: 'right%3:00:01::'
+      synset: 00000007-a
+      antonym:
+      - 'left%3:00:00::'
+    - id: 'right%3:00:02::'
+      synset: 00000008-a
+      antonym:
+      - 'wrong%3:00:00::'
+left:
+  a:
+    sense:
+    - id: 'left%3:00:00::'
+      synset: 00000009-a
+wrong:
+  a:
+    sense:
+    - id: 'wrong%3:00:00::'
+      synset: 00000010-a
 """
 NOUNS = """\
 00000001-n:
@@ -112,6 +133,8 @@ def test_synonyms_rank_by_sense_and_lemmatize(wordnet):
     assert [s for s, _, _ in wn.synonyms("fixed", "v")] == ["fix up", "mend", "repair"]
     assert wn.synonyms("car", "v") == []
     assert wn.antonyms("good") == ["bad"] and wn.antonyms("good", "n") == []
+    # every sense's antonyms together, and the first sense's alone
+    assert wn.antonyms("right", "a") == ["left", "wrong"] and wn.first_antonyms["right"] == {"a": ["left"]}
 
 
 def test_suggestions_skip_stop_words_and_words_in_the_question(wordnet):
@@ -254,7 +277,7 @@ def test_nltk_wordnet_reader_gives_the_same_index():
     index = index_from_nltk(FakeWordNet())
     assert index["lemmas"]["car"] == {"n": ["car.n.01", "car.n.02"]}
     assert index["synsets"]["car.n.01"] == ["car", "automobile", "motor car"]
-    assert index["antonyms"]["good"] == {"a": ["bad"]}
+    assert index["antonyms"]["good"] == {"a": ["bad"]} and index["first_antonyms"]["good"] == {"a": ["bad"]}
     assert index["hypernyms"] == {"car.n.01": ["motor_vehicle.n.01"]} and index["instance_hypernyms"] == {}
     wn = WordNet.__new__(WordNet)
     wn.lemmas, wn.synsets, wn._antonyms = index["lemmas"], index["synsets"], index["antonyms"]

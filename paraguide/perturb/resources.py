@@ -141,35 +141,13 @@ class Resources:
     @cached_property
     def wordnet_first_antonyms(self) -> dict[tuple[str, str], list[str]]:
         """WordNet antonyms of each lemma's first sense per part of speech (``("cold", "a")`` ->
-        ``["hot"]``): the index of :attr:`wordnet` keeps antonyms of every sense together ("right" ->
-        left, wrong). Read line by line from Open English WordNet's entries files."""
-        from paraguide.data.io import open_text
-
-        folder = Path(self.paths["wordnet"]) if "wordnet" in self.paths else None
-        folder = folder or _shared("open_english_wordnet/yaml", "WordNet")
-        out: dict[tuple[str, str], list[str]] = {}
-        for path in sorted(folder.glob("entries-*.yaml*")):
-            lemma = pos = section = key = None
-            sense = 0
-            with open_text(path) as f:
-                for line in f:
-                    text = line.strip()
-                    indent = len(line) - len(line.lstrip(" "))
-                    if indent == 0:
-                        lemma = text[:-1].strip("'\"").lower()
-                    elif indent == 2:
-                        pos, sense = {"s": "a"}.get(text[:-1], text[:-1]), 0
-                    elif indent == 4:  # "sense:", "form:" ... or an item of one: a new sense under "sense:"
-                        if not text.startswith("- "):
-                            section = text
-                        elif section == "sense:":
-                            sense, key = sense + 1, text[2:]
-                    elif indent == 6 and not text.startswith("- "):
-                        key = text
-                    elif indent == 6 and sense == 1 and section == "sense:" and key == "antonym:":
-                        other = text[2:].strip("'\"").split("%")[0].replace("_", " ")
-                        out.setdefault((lemma, pos), []).append(other)
-        return out
+        ``["hot"]``; WordNet.first_antonyms): the antonyms of every sense together are another question's
+        ("right" -> left, wrong)."""
+        return {
+            (lemma, pos): [other.lower() for other in found]
+            for lemma, by_pos in self.wordnet.first_antonyms.items()
+            for pos, found in by_pos.items()
+        }
 
     @cached_property
     def en_words(self) -> frozenset[str]:

@@ -41,7 +41,7 @@ _DETACH = {
     "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
     "r": [],
 }  # fmt: skip
-INDEX_VERSION = 2  # 2: hypernyms and instance hypernyms
+INDEX_VERSION = 3  # 2: hypernyms and instance hypernyms; 3: first senses' antonyms
 
 
 def _cache_file(kind: str, source: Path) -> Path:
@@ -52,7 +52,8 @@ def _cache_file(kind: str, source: Path) -> Path:
 
 def build_wordnet_index(folder: str | os.PathLike) -> dict:
     """``{"lemmas": {lemma: {pos: [synset, ...]}}, "synsets": {synset: [member, ...]},
-    "antonyms": {lemma: {pos: [lemma, ...]}}, "hypernyms": {synset: [synset, ...]},
+    "antonyms": {lemma: {pos: [lemma, ...]}}, "first_antonyms": (the same, of each entry's first sense
+    only), "hypernyms": {synset: [synset, ...]},
     "instance_hypernyms": {synset: [synset, ...]}}`` from Open English WordNet's YAML folder (cached).
     Instance hypernyms (Paris -> national capital) come from a synset's ``instance_hypernym`` list; the 2025
     edition has no named instances, so the map is empty there."""
@@ -81,17 +82,17 @@ def build_wordnet_index(folder: str | os.PathLike) -> dict:
 
     lemmas: dict[str, dict[str, list[str]]] = {}
     sense_lemma: dict[str, str] = {}
-    sense_antonyms: list[tuple[str, str, list[str]]] = []
+    sense_antonyms: list[tuple[str, str, list[str], bool]] = []  # lemma, pos, sense ids, of a first sense
     for path in files:
         for lemma, by_pos in (load(path) or {}).items():
             lemma = str(lemma)
             for pos, entry in by_pos.items():
                 pos = "a" if pos == "s" else pos
-                for sense in entry.get("sense", []):
+                for number, sense in enumerate(entry.get("sense", [])):
                     lemmas.setdefault(lemma.lower(), {}).setdefault(pos, []).append(sense["synset"])
                     sense_lemma[sense["id"]] = lemma
                     if sense.get("antonym"):
-                        sense_antonyms.append((lemma.lower(), pos, sense["antonym"]))
+                        sense_antonyms.append((lemma.lower(), pos, sense["antonym"], number == 0))
     synsets: dict[str, list[str]] = {}
     hypernyms: dict[str, list[str]] = {}
     instance_hypernyms: dict[str, list[str]] = {}
@@ -104,13 +105,16 @@ def build_wordnet_index(folder: str | os.PathLike) -> dict:
                 if synset.get(key):
                     found[str(synset_id)] = [str(h) for h in synset[key]]
     antonyms: dict[str, dict[str, list[str]]] = {}
-    for lemma, pos, ids in sense_antonyms:
-        found = antonyms.setdefault(lemma, {}).setdefault(pos, [])
-        found += [sense_lemma[i] for i in ids if i in sense_lemma and sense_lemma[i] not in found]
+    first_antonyms: dict[str, dict[str, list[str]]] = {}
+    for lemma, pos, ids, first in sense_antonyms:
+        for table in (antonyms, first_antonyms) if first else (antonyms,):
+            found = table.setdefault(lemma, {}).setdefault(pos, [])
+            found += [sense_lemma[i] for i in ids if i in sense_lemma and sense_lemma[i] not in found]
     index = {
         "lemmas": lemmas,
         "synsets": synsets,
         "antonyms": antonyms,
+        "first_antonyms": first_antonyms,
         "hypernyms": hypernyms,
         "instance_hypernyms": instance_hypernyms,
     }
@@ -125,12 +129,13 @@ def index_from_nltk(wn) -> dict:
     lemmas: dict[str, dict[str, list[str]]] = {}
     synsets: dict[str, list[str]] = {}
     antonyms: dict[str, dict[str, list[str]]] = {}
+    first_antonyms: dict[str, dict[str, list[str]]] = {}
     hypernyms: dict[str, list[str]] = {}
     instance_hypernyms: dict[str, list[str]] = {}
     for pos in WORDNET_POS:
         for name in wn.all_lemma_names(pos):
             word = name.replace("_", " ").lower()
-            for synset in wn.synsets(name, pos):
+            for number, synset in enumerate(wn.synsets(name, pos)):
                 sid = synset.name()
                 lemmas.setdefault(word, {}).setdefault(pos, []).append(sid)
                 if sid not in synsets:
@@ -144,12 +149,16 @@ def index_from_nltk(wn) -> dict:
                 for lemma in synset.lemmas():
                     if lemma.name().replace("_", " ").lower() != word:
                         continue
-                    found = antonyms.setdefault(word, {}).setdefault(pos, [])
-                    found += [a.name().replace("_", " ") for a in lemma.antonyms() if a.name() not in found]
+                    for table in (antonyms, first_antonyms) if number == 0 else (antonyms,):
+                        found = table.setdefault(word, {}).setdefault(pos, [])
+                        found += [
+                            a.name().replace("_", " ") for a in lemma.antonyms() if a.name() not in found
+                        ]
     return {
         "lemmas": lemmas,
         "synsets": synsets,
         "antonyms": antonyms,
+        "first_antonyms": first_antonyms,
         "hypernyms": hypernyms,
         "instance_hypernyms": instance_hypernyms,
     }
@@ -196,6 +205,9 @@ class WordNet:
 
     def _load(self, index: dict) -> None:
         self.lemmas, self.synsets, self._antonyms = index["lemmas"], index["synsets"], index["antonyms"]
+        # antonyms of each lemma's first sense per part of speech: the antonyms above keep every sense's
+        # together ("right": left, wrong)
+        self.first_antonyms: dict[str, dict[str, list[str]]] = index.get("first_antonyms", {})
         self.hypernyms: dict[str, list[str]] = index.get("hypernyms", {})
         self.instance_hypernyms: dict[str, list[str]] = index.get("instance_hypernyms", {})
 
