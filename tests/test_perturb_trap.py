@@ -12,16 +12,8 @@ import pytest
 from paraguide.data.outdir import RunConflict
 from paraguide.data.squad import read_squad
 from paraguide.perturb.base import Skip, parse
-from paraguide.perturb.trap import (
-    EntityPool,
-    Mutation,
-    Trap,
-    TrapMaker,
-    _against,
-    _value,
-    shift_number,
-    trap_hits,
-)
+from paraguide.perturb.trap import EntityPool, Mutation, Trap, TrapMaker, shift_number, trap_hits
+from paraguide.perturb.trap.values import _against, _value
 from paraguide.pipeline.trap import TrapJob
 from paraguide.text.entities import Entity
 
