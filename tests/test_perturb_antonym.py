@@ -9,16 +9,6 @@ from paraguide.perturb.antonym import AntonymAdjective, AntonymVerb
 from paraguide.perturb.base import DIFFERENT, Perturbation, Skip, edit, parse
 
 
-@pytest.fixture(scope="module")
-def en_res(en_resources):
-    return en_resources
-
-
-@pytest.fixture(scope="module")
-def zh_res(zh_resources):
-    return zh_resources
-
-
 def run(cls, res, text: str):
     [result] = cls(res.lang, res, seed=13).perturb(parse([text], res.lang))
     if isinstance(result, Perturbation):
@@ -50,8 +40,8 @@ YES_NO = Skip("a yes/no question with a complementary antonym")
         (AntonymAdjective, "What does the opposite of hot mean?", Skip("asks about a word itself")),
     ],
 )  # fmt: skip
-def test_antonyms_english(en_res, cls, question, expected):
-    assert run(cls, en_res, question) == expected
+def test_antonyms_english(en_resources, cls, question, expected):
+    assert run(cls, en_resources, question) == expected
 
 
 @pytest.mark.parametrize(
@@ -69,8 +59,8 @@ def test_antonyms_english(en_res, cls, question, expected):
         (AntonymAdjective, "高的反义词是什么", Skip("asks about a word itself")),
     ],
 )  # fmt: skip
-def test_antonyms_chinese(zh_res, cls, question, expected):
-    assert run(cls, zh_res, question) == expected
+def test_antonyms_chinese(zh_resources, cls, question, expected):
+    assert run(cls, zh_resources, question) == expected
 
 
 @pytest.mark.parametrize(
@@ -88,21 +78,25 @@ def test_antonyms_chinese(zh_res, cls, question, expected):
         ("en", "Where can I buy a used car?", "Where can I sell a used car?"),
     ],
 )
-def test_refusals_from_blind_reading_a(en_res, zh_res, lang, text, expected):
-    assert run(AntonymVerb, en_res if lang == "en" else zh_res, text) == expected
+def test_refusals_from_blind_reading_a(en_resources, zh_resources, lang, text, expected):
+    assert run(AntonymVerb, en_resources if lang == "en" else zh_resources, text) == expected
 
 
-def test_complementary_antonym_in_a_yes_no_question_is_refused(en_res, zh_res):
+def test_complementary_antonym_in_a_yes_no_question_is_refused(en_resources, zh_resources):
     # 有效吗 / 无效吗 ask one question with the answer flipped; a why-question is another question
-    assert run(AntonymAdjective, zh_res, "这种方法有效吗") == YES_NO
-    assert run(AntonymAdjective, zh_res, "这种方法是否有效") == YES_NO  # 是否 and A不A ask yes or no too
-    assert run(AntonymAdjective, zh_res, "这个减肥方法是不是有效") == YES_NO
-    assert run(AntonymAdjective, zh_res, "为什么这种方法有效") == "为什么这种方法无效"
+    assert run(AntonymAdjective, zh_resources, "这种方法有效吗") == YES_NO
+    assert (
+        run(AntonymAdjective, zh_resources, "这种方法是否有效") == YES_NO
+    )  # 是否 and A不A ask yes or no too
+    assert run(AntonymAdjective, zh_resources, "这个减肥方法是不是有效") == YES_NO
+    assert run(AntonymAdjective, zh_resources, "为什么这种方法有效") == "为什么这种方法无效"
     # English: the reader's example refused, a why-question kept, a gradable pair kept in a yes/no question
-    assert run(AntonymAdjective, en_res, "Is it possible to travel to the future?") == YES_NO
-    assert run(AntonymAdjective, en_res, "Is it hot in Dubai in March?") == "Is it cold in Dubai in March?"
+    assert run(AntonymAdjective, en_resources, "Is it possible to travel to the future?") == YES_NO
+    assert (
+        run(AntonymAdjective, en_resources, "Is it hot in Dubai in March?") == "Is it cold in Dubai in March?"
+    )
 
 
-def test_a_question_ending_in_shenme_is_no_yes_no_question(zh_res):
+def test_a_question_ending_in_shenme_is_no_yes_no_question(zh_resources):
     # the 么 of 什么 is no question particle: which method works best is asked, and its antonym differs
-    assert run(AntonymAdjective, zh_res, "这个方法有效的原因是什么") == "这个方法无效的原因是什么"
+    assert run(AntonymAdjective, zh_resources, "这个方法有效的原因是什么") == "这个方法无效的原因是什么"

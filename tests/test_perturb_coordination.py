@@ -17,16 +17,6 @@ from paraguide.perturb.coordination import (
 from paraguide.perturb.resources import Resources
 
 
-@pytest.fixture(scope="module")
-def en(en_resources):
-    return en_resources
-
-
-@pytest.fixture(scope="module")
-def zh(zh_resources):
-    return zh_resources
-
-
 def run(op, text: str):
     """The operation's result on one question: the perturbed text, or the Skip."""
     [result] = op.perturb(parse([text], op.lang))
@@ -63,8 +53,8 @@ def run(op, text: str):
         ("Can we hibernate like in the movie Passengers and not age and travel to another planet?", Skip("a conjunct that may not be a noun")),
     ],
 )  # fmt: skip
-def test_swap_symmetric_english(en, question, expected):
-    assert run(SwapSymmetric("en", en, seed=13), question) == expected
+def test_swap_symmetric_english(en_resources, question, expected):
+    assert run(SwapSymmetric("en", en_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -85,8 +75,8 @@ def test_swap_symmetric_english(en, question, expected):
         ("我和女朋友的问题", Skip("no coordination of two nouns")),
     ],
 )
-def test_swap_symmetric_chinese(zh, question, expected):
-    assert run(SwapSymmetric("zh", zh, seed=13), question) == expected
+def test_swap_symmetric_chinese(zh_resources, question, expected):
+    assert run(SwapSymmetric("zh", zh_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -110,8 +100,8 @@ def test_swap_symmetric_chinese(zh, question, expected):
         ("How can the drive from Edmonton to Auckland be described?", Skip("distance or travel time: the same either way")),
     ],
 )  # fmt: skip
-def test_swap_asymmetric_english(en, question, expected):
-    assert run(SwapAsymmetric("en", en, seed=13), question) == expected
+def test_swap_asymmetric_english(en_resources, question, expected):
+    assert run(SwapAsymmetric("en", en_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -126,8 +116,8 @@ def test_swap_asymmetric_english(en, question, expected):
         ("狗是什么", Skip("no from-to or comparison of two nouns")),
     ],
 )
-def test_swap_asymmetric_chinese(zh, question, expected):
-    assert run(SwapAsymmetric("zh", zh, seed=13), question) == expected
+def test_swap_asymmetric_chinese(zh_resources, question, expected):
+    assert run(SwapAsymmetric("zh", zh_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -144,8 +134,8 @@ def test_swap_asymmetric_chinese(zh, question, expected):
         ("What is the difference between a comet and an asteroid?", Skip("no comparison of two nouns")),
     ],
 )  # fmt: skip
-def test_swap_negative_asymmetric_english(en, question, expected):
-    assert run(SwapNegativeAsymmetric("en", en, seed=13), question) == expected
+def test_swap_negative_asymmetric_english(en_resources, question, expected):
+    assert run(SwapNegativeAsymmetric("en", en_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -161,8 +151,8 @@ def test_swap_negative_asymmetric_english(en, question, expected):
         ("北京到上海的航班有哪些", Skip("no comparison of two nouns")),
     ],
 )
-def test_swap_negative_asymmetric_chinese(zh, question, expected):
-    assert run(SwapNegativeAsymmetric("zh", zh, seed=13), question) == expected
+def test_swap_negative_asymmetric_chinese(zh_resources, question, expected):
+    assert run(SwapNegativeAsymmetric("zh", zh_resources, seed=13), question) == expected
 
 
 @pytest.mark.parametrize(
@@ -173,8 +163,8 @@ def test_swap_negative_asymmetric_chinese(zh, question, expected):
         (SwapNegativeAsymmetric, SAME, "negative_asymmetry", "男人比女人更高吗"),
     ],
 )
-def test_pairs_carry_labels_and_place_in_duqm_table(zh, cls, label, subcategory, question):
-    [pair] = cls("zh", zh, seed=13).perturb(parse([question], "zh"))
+def test_pairs_carry_labels_and_place_in_duqm_table(zh_resources, cls, label, subcategory, question):
+    [pair] = cls("zh", zh_resources, seed=13).perturb(parse([question], "zh"))
     assert (pair.label, pair.category, pair.subcategory, pair.operation) == (
         label,
         "syntactic",
@@ -184,7 +174,7 @@ def test_pairs_carry_labels_and_place_in_duqm_table(zh, cls, label, subcategory,
     assert len(pair.changes) == (3 if cls is SwapNegativeAsymmetric else 2)  # two phrases (and the adjective)
 
 
-def test_chinese_comparative_antonyms_come_from_the_antonym_list(zh):
+def test_chinese_comparative_antonyms_come_from_the_antonym_list(zh_resources):
     """Each pair of the table is in the antonym list, except the three whose list entry does not compare
     (it gives 贵 / 贱, 难 / 易, 好 / 坏)."""
     shared("zh_cilin/antonym.txt")
@@ -192,7 +182,7 @@ def test_chinese_comparative_antonyms_come_from_the_antonym_list(zh):
     for a, b in _ZH_COMPARATIVES.items():
         if (a, b) in added or (b, a) in added:
             continue
-        assert b in zh.zh_antonyms.get(a, ()), (a, b)
+        assert b in zh_resources.zh_antonyms.get(a, ()), (a, b)
         assert len(a) == len(b), (a, b)
 
 

@@ -9,16 +9,6 @@ from paraguide.perturb.base import SAME, Perturbation, Skip, edit, parse
 from paraguide.perturb.synonym import SynonymAdjective, SynonymAdverb, SynonymNoun, SynonymVerb, about_words
 
 
-@pytest.fixture(scope="module")
-def en_res(en_resources):
-    return en_resources
-
-
-@pytest.fixture(scope="module")
-def zh_res(zh_resources):
-    return zh_resources
-
-
 def run(cls, res, text: str):
     [result] = cls(res.lang, res, seed=13).perturb(parse([text], res.lang))
     if isinstance(result, Perturbation):
@@ -56,8 +46,8 @@ NO = {
         (SynonymNoun, "What does the word vote mean?", Skip("asks about a word itself")),
     ],
 )  # fmt: skip
-def test_synonyms_english(en_res, cls, question, expected):
-    assert run(cls, en_res, question) == expected
+def test_synonyms_english(en_resources, cls, question, expected):
+    assert run(cls, en_resources, question) == expected
 
 
 @pytest.mark.parametrize(
@@ -76,8 +66,8 @@ def test_synonyms_english(en_res, cls, question, expected):
         (SynonymVerb, "你的大名叫什么", Skip("no verb with a reviewed Cilin synonym")),
     ],
 )  # fmt: skip
-def test_synonyms_chinese(zh_res, cls, question, expected):
-    assert run(cls, zh_res, question) == expected
+def test_synonyms_chinese(zh_resources, cls, question, expected):
+    assert run(cls, zh_resources, question) == expected
 
 
 def test_about_words_markers():
