@@ -25,6 +25,8 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
+from reading import read_judgements, write_sheet  # benchmarks/reading.py, beside this script
+
 from paraguide.data.io import read_jsonl
 
 ATTRIBUTION = {
@@ -68,35 +70,13 @@ def sheet(args) -> None:
         key[str(n)] |= {"run": run, "lang": lang}
     lines += ["---", "", "Sources: " + "; ".join(ATTRIBUTION[lang] for lang in sorted(langs)) + ". Second "
               "questions machine-made by paraguide perturb.", ""]  # fmt: skip
-    Path(args.sheet).write_text("\n".join(lines), encoding="utf-8")
-    Path(args.key).write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(items)} items -> {args.sheet}; key -> {args.key}")
-
-
-def _yes(value: str, item: str, field: str) -> bool:
-    value = value.strip().lower()
-    if value not in ("y", "n"):
-        raise SystemExit(f"judgements: item {item}: {field} must be y or n, got {value!r}")
-    return value == "y"
+    write_sheet(args.sheet, args.key, lines, key)
 
 
 def score(args) -> None:
     key = json.loads(Path(args.key).read_text(encoding="utf-8"))
-    lines = Path(args.judgements).read_text(encoding="utf-8").splitlines()
-    if not lines or lines[0].split("\t")[:3] != ["item", "same", "natural"]:
-        raise SystemExit(f"{args.judgements}: the header must be item<TAB>same<TAB>natural<TAB>note")
-    judged = {}
-    for line in lines[1:]:
-        if not line.strip():
-            continue
-        cells = line.split("\t") + [""]
-        item = cells[0].strip()
-        if item not in key:
-            raise SystemExit(f"{args.judgements}: item {item} is not in the key")
-        judged[item] = (_yes(cells[1], item, "same"), _yes(cells[2], item, "natural"), cells[3].strip())
-    missing = sorted(set(key) - set(judged), key=int)
-    if missing:
-        raise SystemExit(f"{args.judgements}: no judgement for items {', '.join(missing[:10])}")
+    rows = read_judgements(args.judgements, key, ["same", "natural"], {"same", "natural"})
+    judged = {item: (row["same"], row["natural"], row["note"]) for item, row in rows.items()}
     result: dict = {"items": len(judged)}
     for level in ("language", "category", "subcategory", "operation"):
         table: dict[str, dict] = defaultdict(lambda: {"n": 0, "correct": 0, "natural": 0, "both": 0})

@@ -28,6 +28,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from reading import read_judgements, write_sheet  # benchmarks/reading.py, beside this script
+
 from paraguide.data.io import read_jsonl
 from paraguide.evaluate.metrics import f1
 
@@ -109,9 +111,7 @@ def sheet(args) -> None:
             key[str(n)] |= {k: trap[k] for k in ("trap", "distractor", "type", "pattern", "source")}
     lines += ["---", "", "Sources: " + "; ".join(ATTRIBUTION[lang] for lang in sorted(langs)) + ". Some "
               "sentences were machine-made by paraguide perturb --trap.", ""]  # fmt: skip
-    Path(args.sheet).write_text("\n".join(lines), encoding="utf-8")
-    Path(args.key).write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(items)} items -> {args.sheet}; key -> {args.key}")
+    write_sheet(args.sheet, args.key, lines, key)
 
 
 def _yes(value: str, item: str, field: str) -> bool:
@@ -127,23 +127,11 @@ def _pct(part: int, whole: int) -> float | None:
 
 def score(args) -> None:
     key = json.loads(Path(args.key).read_text(encoding="utf-8"))
-    lines = Path(args.judgements).read_text(encoding="utf-8").splitlines()
-    header = ["item", "answer", "marked_answers", "fluent"]
-    if not lines or lines[0].split("\t")[:4] != header:
-        raise SystemExit(f"{args.judgements}: the header must be " + "<TAB>".join(header) + "<TAB>note")
-    judged = {}
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
-        cells = line.split("\t") + ["", "", "", ""]
-        item = cells[0].strip()
-        if item not in key:
-            raise SystemExit(f"{args.judgements}, line {number}: item {item!r} is not in the key")
-        judged[item] = (cells[1].strip(), _yes(cells[2], item, "marked_answers"), _yes(cells[3], item, "fluent"),
-                        cells[4].strip())  # fmt: skip
-    missing = sorted(set(key) - set(judged), key=int)
-    if missing:
-        raise SystemExit(f"{args.judgements}: no judgement for items {', '.join(missing[:10])}")
+    columns = ["answer", "marked_answers", "fluent"]
+    rows = read_judgements(args.judgements, key, columns, {"marked_answers", "fluent"})
+    judged = {
+        item: (row["answer"], row["marked_answers"], row["fluent"], row["note"]) for item, row in rows.items()
+    }
     table: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     rejected = []
     for item, (answer, marked, fluent, note) in sorted(judged.items(), key=lambda kv: int(kv[0])):
