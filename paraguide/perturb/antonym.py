@@ -7,10 +7,9 @@ import random
 import re
 
 from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturbation, Skip, register, replace
+from paraguide.perturb.resources import UPOS
 from paraguide.perturb.synonym import (
-    UPOS,
     _count,
-    _en_lemma,
     _in_title,
     about_words,
     word_swap,
@@ -247,11 +246,8 @@ class _Antonym(Operation):
             if _en_contest(q, i):
                 reasons.append(_CONTEST)
             return []
-        lemma = _en_lemma(self.res.wordnet, word.lower(), self.pos)
-        if (
-            lemma
-            and sum(_en_lemma(self.res.wordnet, t.text.lower(), self.pos) == lemma for t in q.tokens) > 1
-        ):
+        lemma = self.res.en_lemma(word.lower(), self.pos)
+        if lemma and sum(self.res.en_lemma(t.text.lower(), self.pos) == lemma for t in q.tokens) > 1:
             return []  # the word twice ("dangerous cities? Why are they dangerous?"): one swap contradicts
         wn = self.res.wordnet
         words = [(t.text, _WN_POS.get(t.tag[:2])) for t in q.tokens]
@@ -281,7 +277,7 @@ class _Antonym(Operation):
     def _en_antonyms(self, word: str) -> tuple[str, ...]:
         """WordNet's antonyms of the word's first sense: one common word each."""
         if (word, "") not in self._antonyms:
-            lemma = _en_lemma(self.res.wordnet, word, self.pos)
+            lemma = self.res.en_lemma(word, self.pos)
             found = self.res.wordnet_first_antonyms.get((lemma, self.pos), []) if lemma else []
             freq = self.res.en_word_freq
             kept = [

@@ -75,6 +75,10 @@ class Misspell(Operation):
     subcategory = "misspelling"
     label = SAME
 
+    def __init__(self, lang: str, resources=None, seed: int = 13):
+        super().__init__(lang, resources, seed)
+        self._typos_of: dict[str, tuple[str, ...]] = {}  # per word: its typos (:meth:`_variants`)
+
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
         words, options = self._zh(q) if self.lang == "zh" else self._en(q)
         if not words:
@@ -100,10 +104,20 @@ class Misspell(Operation):
             if word in self.res.stopwords or any(s < t.end and t.start < e for s, e in taken):
                 continue
             words += 1
-            variants = [v for v in _typos(word) if not self._known(v)]
-            if variants:
-                options.append((i, variants))
+            if variants := self._variants(word):
+                options.append((i, list(variants)))
         return words, options
+
+    def _variants(self, word: str) -> tuple[str, ...]:
+        """The word's typos that are no word (``_en``), or its same-sound characters' (``_zh``): the same
+        for every question the word is in, so worked out once."""
+        if word not in self._typos_of:
+            self._typos_of[word] = (
+                tuple(v for v in _typos(word) if not self._known(v))
+                if self.lang == "en"
+                else self._zh_typos(word)
+            )
+        return self._typos_of[word]
 
     def _known(self, word: str) -> bool:
         """Whether ``word`` is a word of any of the English lexicons."""
@@ -118,25 +132,28 @@ class Misspell(Operation):
         )
 
     def _zh(self, q: Parsed) -> tuple[int, list[tuple[int, list[str]]]]:
-        freq, same = self.res.jieba_freq, self.res.same_pinyin
         words, options = 0, []
         for i, t in enumerate(q.tokens):
             word = t.text
             if len(word) < 2 or t.tag in _ZH_SKIP or not _is_cjk(word):
                 continue
             words += 1
-            variants = []
-            for k, ch in enumerate(word):
-                group = _zh_group(same, ch)
-                for other in same.get(ch, ""):
-                    new = word[:k] + other + word[k + 1 :]
-                    if (
-                        other != ch
-                        and freq.get(other, 0) >= ZH_MIN_CHAR_FREQ
-                        and not freq.get(new, 0)
-                        and _zh_group(same, other) == group
-                    ):
-                        variants.append(new)
-            if variants:
-                options.append((i, variants))
+            if variants := self._variants(word):
+                options.append((i, list(variants)))
         return words, options
+
+    def _zh_typos(self, word: str) -> tuple[str, ...]:
+        freq, same = self.res.jieba_freq, self.res.same_pinyin
+        variants = []
+        for k, ch in enumerate(word):
+            group = _zh_group(same, ch)
+            for other in same.get(ch, ""):
+                new = word[:k] + other + word[k + 1 :]
+                if (
+                    other != ch
+                    and freq.get(other, 0) >= ZH_MIN_CHAR_FREQ
+                    and not freq.get(new, 0)
+                    and _zh_group(same, other) == group
+                ):
+                    variants.append(new)
+        return tuple(variants)

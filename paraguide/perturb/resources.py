@@ -26,6 +26,10 @@ class EnglishNgrams(NamedTuple):
     coordinated: dict[str, frozenset[str]]
 
 
+# WordNet parts of speech as LemmInflect's universal tags.
+UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
+
+
 def _shared(relative: str, what: str) -> Path:
     path = find_shared(relative)
     if path is None:
@@ -61,6 +65,7 @@ class Resources:
         self.lang = lang
         self.paths = dict(paths or {})
         self._zh_counts: dict[str, int] = {}
+        self._en_lemmas: dict[tuple[str, str], str | None] = {}
 
     def _path(self, key: str, relative: str, what: str) -> Path:
         return Path(self.paths[key]) if key in self.paths else _shared(relative, what)
@@ -253,6 +258,23 @@ class Resources:
             frozenset(p for p, n in pairs.items() if n >= 2),
             {w: frozenset(found) for w, found in partners.items()},
         )
+
+    def en_lemma(self, word: str, pos: str) -> str | None:
+        """The word's WordNet lemma as ``pos`` (WordNet ``n``, ``v``, ``a``, ``r``): LemmInflect's lemma when
+        WordNet lists it, else WordNet's own detachment when it gives exactly one; remembered, since every
+        operation asks it of every word of every question."""
+        key = (word, pos)
+        if key not in self._en_lemmas:
+            from lemminflect import getLemma
+
+            wn = self.wordnet
+            lemmas = (x.lower() for x in getLemma(word, upos=UPOS[pos]))
+            found = next((x for x in lemmas if pos in wn.lemmas.get(x, {})), None)
+            if found is None:
+                options = wn.lemmatize(word, pos)
+                found = options[0] if len(options) == 1 else None
+            self._en_lemmas[key] = found
+        return self._en_lemmas[key]
 
     def zh_count(self, text: str) -> int:
         """How often ``text`` occurs in LCQMC train's questions (:attr:`zh_questions`), remembered: the same

@@ -14,7 +14,6 @@ from paraguide.perturb.base import SAME, Change, Operation, Parsed, Perturbation
 EN_TAGS = {"n": ("NN", "NNS"), "v": ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ"), "a": ("JJ",), "r": ("RB",)}
 # jieba flags by prefix; its dictionary tags some adverbs oddly (总是 c, 突然 ad, 为什么 r).
 ZH_FLAGS = {"n": ("n",), "v": ("v",), "a": ("a",), "r": ("d", "ad", "c", "r")}
-UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 # Words whose first WordNet sense is not the one questions mean, or whose synonym misleads there (read on
 # Quora and SQuAD questions): "aliens" -> "foreigners", "theme" (of a song) -> "topic", "idea" ->
 # "thought", "consumption" -> "intake", "phone" -> "telephone", "teens" -> "adolescents", "confirmed" ->
@@ -149,7 +148,7 @@ class _Synonym(Operation):
         from paraguide.suggest.lexicon import _unfit
 
         res, wn, out = self.res, self.res.wordnet, []
-        lemma = _en_lemma(wn, word, self.pos)
+        lemma = self.res.en_lemma(word, self.pos)
         senses = wn.lemmas[lemma][self.pos] if lemma else []
         if senses and _n_senses(wn, lemma) <= EN_MAX_SENSES:
             ppdb = res.ppdb_synonyms.get(lemma, set()) | res.ppdb_synonyms.get(word, set())
@@ -300,18 +299,6 @@ def _forms(lemma: str) -> frozenset[str]:
     if lemma not in _FORMS:
         _FORMS[lemma] = frozenset(forms(lemma))
     return _FORMS[lemma]
-
-
-def _en_lemma(wn, word: str, pos: str) -> str | None:
-    """The word's WordNet lemma as ``pos``: LemmInflect's lemma when WordNet lists it, else WordNet's own
-    detachment when it gives exactly one."""
-    from lemminflect import getLemma
-
-    for lemma in (x.lower() for x in getLemma(word, upos=UPOS[pos])):
-        if pos in wn.lemmas.get(lemma, {}):
-            return lemma
-    options = wn.lemmatize(word, pos)
-    return options[0] if len(options) == 1 else None
 
 
 def _en_inflect(synonym: str, tag: str) -> str | None:

@@ -525,6 +525,10 @@ ZH_SCALES = (
     (("秒",), ("分钟",), ("小时", "个小时"), ("天",), ("周", "个星期", "星期"), ("个月",)),
 )
 ZH_FLOWERS = ("花", "玫瑰", "百合", "康乃馨", "郁金香")
+# Every spelling of a Chinese unit or measure, longest first (the one a text starts with is the longest that fits).
+_ZH_UNIT_SPELLINGS = sorted(
+    (w for g in (*ZH_UNITS, *ZH_SCALES) for words in g for w in words), key=len, reverse=True
+)
 # A Chinese measure is one after a number (digits, numerals, 几, 多少, 每); a longer word it starts is no
 # measure (米饭, 天气, 周末, 小时候).
 _ZH_QUANTITY = re.compile(r"(?:\d+(?:\.\d+)?|[一二两三四五六七八九十百千万几半]+|多少|每)")
@@ -592,11 +596,9 @@ class ReplaceQuantifier(Operation):
 
     def _chinese(self, q: Parsed, reasons: list[str]) -> list[tuple[int, str, list[str]]]:
         out = []
-        spellings = [w for g in (*ZH_UNITS, *ZH_SCALES) for words in g for w in words]
-        units = sorted(spellings, key=len, reverse=True)
         for m in _ZH_QUANTITY.finditer(q.text):
             rest = q.text[m.end() :]
-            unit = next((u for u in units if rest.startswith(u)), None)
+            unit = next((u for u in _ZH_UNIT_SPELLINGS if rest.startswith(u)), None)
             if unit is None or rest[len(unit) : len(unit) + 1] in _ZH_AFTER_UNIT:
                 continue
             if m.group(0) in ("几", "多少"):
