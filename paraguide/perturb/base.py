@@ -100,14 +100,15 @@ class Parsed:
         return [t.tag for t in self.tokens]
 
 
-def parse(questions: Sequence[str], lang: str, ner: str | None = None) -> list[Parsed]:
+def parse(questions: Sequence[str], lang: str, ner: str | None = None, finder=None) -> list[Parsed]:
     """Tag and find the entities of every question once (``ner``: a local spaCy pipeline's name for the
-    entities; default: paraguide's rules)."""
+    entities; default: paraguide's rules; ``finder``: an :class:`EntityFinder` already built, which a caller
+    that parses batch after batch passes so that a spaCy pipeline loads once)."""
     from paraguide.text.entities import EntityFinder
     from paraguide.text.pos import pos_tag
     from paraguide.text.substitute import fix_do_support
 
-    finder = EntityFinder(lang, ner=ner)
+    finder = finder or EntityFinder(lang, ner=ner)
     out = []
     for text in questions:
         tokens = pos_tag(text, lang)

@@ -18,6 +18,7 @@ from paraguide.perturb.base import (
     parse,
 )
 from paraguide.perturb.resources import Resources
+from paraguide.text.entities import EntityFinder
 
 # The modules whose operations register themselves, in DuQM's table order.
 MODULES = (
@@ -107,11 +108,12 @@ class Perturber:
         self.names, self.left_out = select(ops, lang)
         self.resources = Resources(lang, paths)
         self.operations: list[Operation] = [OPERATIONS[n](lang, self.resources, seed) for n in self.names]
+        self.finder = EntityFinder(lang, ner=ner)  # one for every batch: a spaCy pipeline loads once
 
     def perturb(self, questions: Sequence[str]) -> list[Outcome]:
         """Every operation on every question, question by question in input order, operations in table
         order."""
-        parsed = parse(questions, self.lang, self.ner)
+        parsed = parse(questions, self.lang, self.ner, self.finder)
         by_op = [op.perturb(parsed) for op in self.operations]
         return [
             Outcome(i, op.name, results[i])

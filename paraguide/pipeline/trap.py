@@ -175,7 +175,7 @@ class TrapJob:
         batch = 256  # questions tagged together
         for b in range(0, len(records), batch):
             chunk = records[b : b + batch]
-            parsed = parse([r["question"] for r in chunk], self.lang, self.ner)
+            parsed = parse([r["question"] for r in chunk], self.lang, self.ner, maker.finder)
             for record, q in zip(chunk, parsed, strict=True):
                 bar.update(1)
                 why = self._usable(record, bad)

@@ -50,9 +50,9 @@ class ContextChunks:
     name = "context"
     needs_context = True  # suggest() takes each question's passage and answer
 
-    def __init__(self, lang: str = "en", ner: str | None = None, min_words: int = 2):
+    def __init__(self, lang: str = "en", ner: str | None = None, min_words: int = 2, finder=None):
         self.lang, self.min_words = lang, min_words
-        self.finder = EntityFinder(lang, ner)
+        self.finder = finder or EntityFinder(lang, ner)  # ``finder``: one built already (its pipeline loaded)
         self.files = (Path(ner),) if ner and Path(ner).exists() else ()  # a local spaCy pipeline
 
     def _content(self, text: str) -> set[str]:

@@ -172,8 +172,9 @@ class TrapMaker:
     def __init__(self, lang: str, seed: int = 13, ner: str | None = None, resources=None):
         self.lang, self.seed = lang, seed
         self.finder = _CachedFinder(lang, ner)
-        self.chunks = ContextChunks(lang, ner)
-        self.chunks.finder = self.finder  # its distractors() reads the cached entities
+        self.chunks = ContextChunks(
+            lang, ner, finder=self.finder
+        )  # its distractors() read the cached entities
         self.ner = ner
         self._word_cache: dict[str, frozenset[str]] = {}
         if resources is None:
@@ -376,7 +377,7 @@ class TrapMaker:
         kind = self.finder.answer_type(answer)
         if kind == "other":
             return Skip("answer of no known entity type")
-        q = parsed or parse([question], self.lang, self.ner)[0]
+        q = parsed or parse([question], self.lang, self.ner, self.finder)[0]
         frame = self.frame(q)
         if isinstance(frame, Skip):
             return frame
