@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paraguide.data.fingerprint import fingerprints
-from paraguide.data.io import atomic_write, write_json
+from paraguide.data.io import atomic_write, write_json, write_jsonl
 from paraguide.data.outdir import OutputDir
 from paraguide.errors import DataError
 from paraguide.options import option
@@ -167,11 +167,7 @@ def _write(
     generated = Counter(made)
     rows = _cap(rows, per_operation, perturber.seed)
     made = Counter(row["operation"] for row in rows)
-    import json
-
-    with atomic_write(out / "pairs.jsonl") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl(out / "pairs.jsonl", rows)
     with atomic_write(out / "pairs.tsv") as f:
         for row in rows:
             f.write(f"{row['question1']}\t{row['question2']}\t{row['label']}\n")

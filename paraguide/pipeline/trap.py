@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paraguide.data.fingerprint import fingerprints
-from paraguide.data.io import atomic_write, write_json
+from paraguide.data.io import write_json, write_jsonl
 from paraguide.data.outdir import OutputDir
 from paraguide.data.squad import OffsetReport, SquadReader, SquadWriter, repair_offsets
 from paraguide.errors import DataError
@@ -82,10 +82,10 @@ class TrapJob:
 
         bar = tqdm(total=len(records), desc="trap", unit="q", disable=not progress)
         if self.select_only:
-            kept, skipped, counts = self._select(maker, records, bar)
+            kept, skipped, counts = self._select(maker, records, unlocated(offsets), bar)
             made = None
         else:
-            made, skipped, counts = self._traps(maker, records, bar)
+            made, skipped, counts = self._traps(maker, records, unlocated(offsets), bar)
             kept = [record for record, _, _ in made]
         bar.close()
         config = {"lang": self.lang, "position": self.position, "seed": self.seed,
@@ -127,9 +127,10 @@ class TrapJob:
             return Skip("answer not found in the passage")
         return None
 
-    def _select(self, maker: TrapMaker, records: list[dict], bar) -> tuple[list[dict], Counter, dict]:
+    def _select(
+        self, maker: TrapMaker, records: list[dict], bad: set[str], bar
+    ) -> tuple[list[dict], Counter, dict]:
         kept, skipped, by_type, by_m = [], Counter(), Counter(), Counter()
-        bad = self._unlocated(records)
         for record in records:
             bar.update(1)
             why = self._usable(record, bad)
@@ -153,23 +154,12 @@ class TrapJob:
             {"by_type": dict(by_type.most_common()), "by_entities": dict(sorted(by_m.items()))},
         )
 
-    def _unlocated(self, records: list[dict]) -> set[str]:
-        """Ids of questions with an answer whose text is not at its (repaired) offset."""
-        return {
-            str(r["id"])
-            for r in records
-            for a in r.get("answers", [])
-            if r["context"][a["answer_start"] : a["answer_start"] + len(a["text"])] != a["text"]
-            or a["answer_start"] < 0
-        }
-
-    def _traps(self, maker: TrapMaker, records: list[dict], bar) -> tuple[list, Counter, dict]:
+    def _traps(self, maker: TrapMaker, records: list[dict], bad: set[str], bar) -> tuple[list, Counter, dict]:
         from paraguide.perturb.base import parse
 
         pool = EntityPool()
         for context in dict.fromkeys(r["context"] for r in records):
             pool.add(maker.finder.entities(context))
-        bad = self._unlocated(records)
         made, skipped = [], Counter()
         by_type, by_pattern, by_source, by_kind = Counter(), Counter(), Counter(), Counter()
         batch = 256  # questions tagged together
@@ -206,22 +196,17 @@ class TrapJob:
         return made, skipped, counts
 
     def _write_traps(self, out: Path, made: list, header: dict) -> None:
-        import json
-
-        id_map = {}
+        id_map, rows = {}, []
         with SquadWriter(out / "trap.json", header) as writer:
-            for record, _, inserted in made:
+            for record, trap, inserted in made:
                 new_id = f"{record['id']}-trap"
                 copy = {**record, "id": new_id, "context": inserted.context, "answers": inserted.answers}
                 if inserted.plausible_answers is not None:
                     copy["plausible_answers"] = inserted.plausible_answers
                 writer.write(copy)
                 id_map[new_id] = str(record["id"])
-        write_json(out / "id_map.json", id_map)
-        with atomic_write(out / "traps.jsonl") as f:
-            for record, trap, inserted in made:
-                row = {
-                    "id": f"{record['id']}-trap",
+                rows.append({
+                    "id": new_id,
                     "original_id": str(record["id"]),
                     "question": record["question"],
                     "trap": trap.sentence,
@@ -231,13 +216,16 @@ class TrapJob:
                     "position": self.position,
                     "source": trap.source,
                     "pattern": trap.pattern,
-                    "mutated": {
-                        "old": trap.mutation.old,
-                        "new": trap.mutation.new,
-                        "kind": trap.mutation.kind,
-                    },
-                }
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    "mutated": {"old": trap.mutation.old, "new": trap.mutation.new, "kind": trap.mutation.kind},
+                })  # fmt: skip
+        write_json(out / "id_map.json", id_map)
+        write_jsonl(out / "traps.jsonl", rows)
+
+
+def unlocated(offsets: OffsetReport) -> set[str]:
+    """Ids of questions with an answer whose text is not in the passage (repair_offsets found no place for
+    it): no trap can keep such an answer at its offset."""
+    return {str(u["id"]) for u in offsets.unrepairable if u["field"] == "answers"}
 
 
 def format_summary(summary: dict) -> str:
