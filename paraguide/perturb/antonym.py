@@ -10,6 +10,7 @@ from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturb
 from paraguide.perturb.resources import UPOS
 from paraguide.perturb.synonym import (
     _count,
+    _en_inflect,
     _in_title,
     about_words,
     word_swap,
@@ -263,12 +264,9 @@ class _Antonym(Operation):
                 continue  # "a possible merger" -> "an impossible merger": the negated noun phrase misleads
             if before in ("more", "most", "less", "least") and getInflection(antonym, tag="JJS"):
                 continue  # "most evil" -> "most good": the antonym has its own comparison ("best")
-            new = antonym
-            if token.tag not in ("JJ", "VB", "VBP"):
-                forms = getInflection(antonym, tag=token.tag)
-                if not forms:
-                    continue
-                new = forms[0]
+            new = _en_inflect(antonym, token.tag)
+            if new is None:
+                continue
             if new in present or self.res.en_word_freq.get(new, 0) < EN_MIN_FREQ:
                 continue  # "fewer" -> "manier", "biggest" -> "littlest": no such word in use
             out.append(word_swap(q, i, new))
@@ -326,9 +324,7 @@ class _Antonym(Operation):
         in one Cilin synonym group with the word (the list has synonyms too: 重要 @ 紧要), commonest
         first."""
         if (word, flag) not in self._antonyms:
-            import jieba.posseg
-
-            res, tags = self.res, jieba.posseg.dt.word_tag_tab
+            res, tags = self.res, self.res.jieba_flags
             codes = {c for c in res.cilin_codes.get(word, []) if c.endswith("=")}
             found = [
                 a

@@ -93,12 +93,6 @@ class Parsed:
     tokens: list[TaggedToken]
     entities: list[Entity] = field(default_factory=list)
 
-    def words(self) -> list[str]:
-        return [t.text for t in self.tokens]
-
-    def tags(self) -> list[str]:
-        return [t.tag for t in self.tokens]
-
 
 def parse(questions: Sequence[str], lang: str, ner: str | None = None, finder=None) -> list[Parsed]:
     """Tag and find the entities of every question once (``ner``: a local spaCy pipeline's name for the
@@ -117,6 +111,11 @@ def parse(questions: Sequence[str], lang: str, ner: str | None = None, finder=No
             tokens = [t._replace(tag=tag) for t, tag in zip(tokens, tags, strict=True)]
         out.append(Parsed(text, lang, tokens, finder.entities(text)))
     return out
+
+
+def cased(new: str, old: str) -> str:
+    """``new`` with ``old``'s capital (the question's first word, a proper adjective)."""
+    return new[:1].upper() + new[1:] if old[:1].isupper() else new
 
 
 def edit(text: str, changes: Sequence[Change]) -> str:

@@ -19,6 +19,7 @@ from paraguide.perturb.base import (
     Parsed,
     Perturbation,
     Skip,
+    cased,
     register,
     replace,
 )
@@ -171,8 +172,7 @@ def _en_predicate(q: Parsed) -> tuple[list[Change], bool] | Skip:
             return Skip("a copula with a noun predicate (negated, it reads oddly)")
         if word in EN_BE and wh_subject and not _be_predicate_ok(tokens, verb):
             return Skip("a copula with a noun predicate (negated, it reads oddly)")
-        new = EN_CONTRACTIONS[word]
-        new = new[:1].upper() + new[1:] if token.text[:1].isupper() else new
+        new = cased(EN_CONTRACTIONS[word], token.text)
         adjective = word in EN_BE and _adjective_predicate(tokens, verb)
         return [replace(token, new)], adjective
     if not wh_subject or token.tag not in ("VBD", "VBZ", "VBP"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from paraguide.perturb.base import SAME, Change, Operation, Parsed, Perturbation, Skip, register, replace
+from paraguide.text.substitute import forms
 
 # Penn tags (English) and jieba flags (Chinese) of each WordNet part of speech. Comparatives and
 # superlatives are left out: "more X" forms have no one-word synonym to inflect.
@@ -160,7 +161,7 @@ class _Synonym(Operation):
                     continue
                 if _same_stem(member, lemma):
                     continue  # a derived form or a spelling variant ("voting", "favourite"), no synonym
-                if member not in ppdb and not ppdb & _forms(member):
+                if member not in ppdb and ppdb.isdisjoint(forms(member)):
                     continue  # WordNet alone: PPDB must agree that the two are paraphrases
                 own = wn.lemmas.get(member, {}).get(self.pos, [])
                 if not own or own[0] != senses[0] or _n_senses(wn, member) > EN_MAX_SENSES:
@@ -287,18 +288,7 @@ def _same_stem(a: str, b: str) -> bool:
 
 def _count(freq: dict[str, int], lemma: str) -> int:
     """How often the lemma occurs in any of its forms."""
-    return sum(freq.get(f, 0) for f in _forms(lemma) if " " not in f)
-
-
-_FORMS: dict[str, frozenset[str]] = {}
-
-
-def _forms(lemma: str) -> frozenset[str]:
-    from paraguide.text.substitute import forms
-
-    if lemma not in _FORMS:
-        _FORMS[lemma] = frozenset(forms(lemma))
-    return _FORMS[lemma]
+    return sum(freq.get(f, 0) for f in forms(lemma) if " " not in f)
 
 
 def _en_inflect(synonym: str, tag: str) -> str | None:

@@ -7,7 +7,18 @@ from __future__ import annotations
 import random
 import re
 
-from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturbation, Skip, register, replace
+from paraguide.perturb.base import (
+    DIFFERENT,
+    Change,
+    Operation,
+    Parsed,
+    Perturbation,
+    Skip,
+    cased,
+    insert_before,
+    register,
+    replace,
+)
 
 # English time words by tense: the one inserted must agree with the verb ("will ... tomorrow", "did ...
 # last year", "is it raining today?"); "yesterday" is left out, the past questions people ask ("How did
@@ -86,7 +97,6 @@ EN_TIME_WORDS = frozenset(
         "new",
         "long",
         "date",
-        "era",
         "summer",
         "winter",
         "spring",
@@ -110,7 +120,7 @@ ZH_UNITS = (
 ZH_PAST, ZH_NOW, ZH_FUTURE = "past", "present", "future"
 # Each word's tense: the unit's middle word is now, those before it past, after it future.
 ZH_TENSE = {w: (ZH_PAST if i < len(u) // 2 else ZH_NOW if i == len(u) // 2 else ZH_FUTURE) for u in ZH_UNITS for i, w in enumerate(u)}  # fmt: skip
-ZH_INSERT = {ZH_FUTURE: ("明天", "明年"), ZH_PAST: ("昨天", "去年"), ZH_NOW: ("今天", "今年")}
+ZH_INSERT = {ZH_FUTURE: ("明天", "明年"), ZH_PAST: ("昨天", "去年")}
 ZH_FUTURE_MARKS = frozenset(["会", "要", "将", "将要", "打算", "准备", "快要"])
 ZH_PAST_MARKS = frozenset(["了", "过", "已经", "刚", "刚刚", "曾经"])
 ZH_MODALS = frozenset(["会", "能", "要", "可以", "将", "想", "打算", "准备"])
@@ -165,15 +175,6 @@ def _past_form(word: str) -> bool:
     return any(word in getInflection(lemma, tag="VBD") for lemma in getLemma(word, upos="VERB"))
 
 
-def _zh_tense(q: Parsed) -> str:
-    words = {t.text for t in q.tokens}
-    if words & ZH_FUTURE_MARKS:
-        return ZH_FUTURE
-    if words & ZH_PAST_MARKS:
-        return ZH_PAST
-    return ZH_NOW
-
-
 @register
 class InsertTemporal(Operation):
     """A time word inserted, in the tense of the verb ("Will it rain in Beijing?" -> "Will it rain in
@@ -209,11 +210,8 @@ class InsertTemporal(Operation):
             return Skip("the clause ends in a word that a time word cannot follow")  # "made of?", quotes
         if tense not in EN_INSERT:
             return Skip("a present progressive: today reads as nowadays")
-        word = rng.choice(EN_INSERT[tense])
-        at = tokens[-1].start
-        if q.text[at - 1 : at].isspace():  # "yourself ?": keep the question's own spacing
-            return self.make(q, [Change(at, "", word + " ")])
-        return self.make(q, [Change(at, "", " " + word)])
+        # before the final token, the question's own spacing kept ("yourself ?")
+        return self.make(q, [insert_before(q, len(tokens) - 1, rng.choice(EN_INSERT[tense]))])
 
     def _zh(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
         tokens = q.tokens
@@ -238,7 +236,7 @@ class InsertTemporal(Operation):
         if future == past:
             return Skip("no tense (会 / 将 after the subject, or a final 了 / 过)")
         word = rng.choice(ZH_INSERT[ZH_FUTURE if future else ZH_PAST])
-        return self.make(q, [Change(tokens[i].start, "", word)])
+        return self.make(q, [insert_before(q, i, word)])
 
 
 _ZH_PRONOUNS = frozenset(["我", "你", "他", "她", "它", "我们", "你们", "他们", "她们", "它们", "大家", "您"])
@@ -281,8 +279,7 @@ class ReplaceTemporal(Operation):
                         continue  # "last year students", "this year's": part of a noun phrase
                     for other in words:
                         if other != word:
-                            new = other[:1].upper() + other[1:] if m.group()[:1].isupper() else other
-                            candidates.append(Change(m.start(), m.group(), new))
+                            candidates.append(Change(m.start(), m.group(), cased(other, m.group())))
         if not candidates:
             return Skip("no time word to replace")
         return self.make(q, [rng.choice(candidates)])

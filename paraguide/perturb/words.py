@@ -16,6 +16,7 @@ from paraguide.perturb.base import (
     Parsed,
     Perturbation,
     Skip,
+    cased,
     insert_before,
     register,
     replace,
@@ -99,18 +100,13 @@ _FREE = frozenset(
 )
 
 
-def _cased(new: str, old: str) -> str:
-    """``new`` with ``old``'s capital (the question's first word, a proper adjective)."""
-    return new[:1].upper() + new[1:] if old[:1].isupper() else new
-
-
 def _article(q: Parsed, i: int, new: str) -> list[Change]:
     """The change that makes the "a" / "an" before token ``i`` agree with ``new`` (by its first letter:
     "an hour" and "a university" are rare in questions)."""
     if i == 0 or q.tokens[i - 1].text.lower() not in ("a", "an"):
         return []
     before = q.tokens[i - 1]
-    article = _cased("an" if new[:1].lower() in "aeiou" else "a", before.text)
+    article = cased("an" if new[:1].lower() in "aeiou" else "a", before.text)
     return [replace(before, article)] if article != before.text else []
 
 
@@ -164,7 +160,7 @@ class _ReplaceWord(Operation):
         if self.lang == "en":
             from paraguide.text.substitute import inflect
 
-            new = _cased(inflect(new, token.tag), token.text) if new.lower() not in _PROPER else new.title()
+            new = cased(inflect(new, token.tag), token.text) if new.lower() not in _PROPER else new.title()
             return self.make(q, [*_article(q, i, new), replace(token, new)])
         return self.make(q, [replace(token, new)])
 
@@ -180,7 +176,7 @@ class _ReplaceWord(Operation):
             left = q.tokens[i - 1].text if i > 0 else ""
             right = q.tokens[i + 1].text if i + 1 < len(q.tokens) else ""
             return (not is_word(left) or seen(left + new)) and (not is_word(right) or seen(new + right))
-        if self.wordnet_pos == "" and not self.en_groups or self.what == "adverb":
+        if self.what == "adverb":  # English adverbs go in unchecked
             return True
         from paraguide.text.substitute import inflect
 
@@ -441,7 +437,7 @@ class ReplaceNumeral(Operation):
             if word in EN_NUMBER_WORDS:
                 k = EN_NUMBER_WORDS.index(word)
                 near = [EN_NUMBER_WORDS[j] for j in (k - 1, k + 1) if 0 <= j < len(EN_NUMBER_WORDS)]
-                out.append((token.start, token.text, [_cased(w, token.text) for w in near]))
+                out.append((token.start, token.text, [cased(w, token.text) for w in near]))
             elif token.tag == "CD" and _DIGITS.fullmatch(token.text):
                 choices = _digits(token.text)
                 if choices:
@@ -587,11 +583,11 @@ class ReplaceQuantifier(Operation):
                 if after is not None and after.text.lower() in ("old", "-"):
                     continue  # an age ("25 year old"): no other unit reads
                 news = [inflect(w, token.tag) for w in measures]
-                out.append((token.start, token.text, [_cased(w, token.text) for w in news]))
+                out.append((token.start, token.text, [cased(w, token.text) for w in news]))
             elif word in EN_QUANTIFIERS and after is not None and after.tag == "NNS":
                 if i and before not in ("do", "does", "did", "why"):
                     continue  # "what are some tips" -> "what are few tips": only a subject's quantifier
-                out.append((token.start, token.text, [_cased(w, token.text) for w in EN_QUANTIFIERS[word]]))
+                out.append((token.start, token.text, [cased(w, token.text) for w in EN_QUANTIFIERS[word]]))
         return out
 
     def _chinese(self, q: Parsed, reasons: list[str]) -> list[tuple[int, str, list[str]]]:
