@@ -10,6 +10,7 @@ from paraguide.perturb.trap.english import _copy
 from paraguide.perturb.trap.records import NUMERIC_TYPES, SLOT, TIME_TYPES, Frame, Mutation
 from paraguide.text.entities import NAME_TYPES
 
+# Question words, longest first (one regex alternation tries them in this order).
 _ZH_TIME_WH = ("什么时候", "什么时间", "何时", "哪一年", "哪年", "哪一天", "哪天", "几月几号", "几月几日", "几月份",
                "几月", "几号", "几点")  # fmt: skip
 _ZH_AMOUNT_WH = (

@@ -612,8 +612,3 @@ def _copy(text: str, span: tuple[int, int], mutation: Mutation | None) -> str:
         at = mutation.start - start
         piece = piece[:at] + mutation.new + piece[at + len(mutation.old) :]
     return piece
-
-
-# Chinese ------------------------------------------------------------------------------------------------
-
-# Question words, longest first (one regex alternation tries them in this order).

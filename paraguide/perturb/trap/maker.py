@@ -38,6 +38,7 @@ from paraguide.perturb.trap.records import (
     Trap,
 )
 from paraguide.perturb.trap.values import (
+    YEAR,
     _affinity,
     _against,
     _name_shape,
@@ -391,7 +392,7 @@ class TrapMaker:
         answer_texts = [a["text"] for a in answers]
         answer_words = frozenset().union(*(self._words(a) for a in answer_texts))
         question_words = self._words(question)
-        question_years = re.findall(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", question)
+        question_years = YEAR.findall(question)
         question_months = set(re.findall(r"(?<!\d)(\d{1,2})月", question))
 
         wanted = self.wanted_class(frame, answer) if kind in NAME_TYPES else ""
@@ -412,7 +413,7 @@ class TrapMaker:
                 return False  # a team for a team, a person for a person
             if kind in NAME_TYPES and self.lang == "zh" and not self.zh_names_alike(answer, text, kind):
                 return False
-            if kind in TIME_TYPES and re.search(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", text) and question_years:
+            if kind in TIME_TYPES and YEAR.search(text) and question_years:
                 return False  # "2016年端午节是2003年6月27日": a date of another year contradicts the question
             if (
                 kind in TIME_TYPES
@@ -464,8 +465,7 @@ class TrapMaker:
             ]  # a name from another article: one found in two passages at least, plain words, in no year
             if not in_passage:
                 return Skip("no distractor of the answer's type")
-        best = max(_affinity(answer, t, self.lang) for t in in_passage)
-        distractor = rng.choice([t for t in in_passage if _affinity(answer, t, self.lang) == best])
+        distractor = self._closest(answer, in_passage, rng)
         # 2. the mutation: the trap must not be about what the question asks
         mutation = self._mutation(q, frame, context, answer_texts, distractor, rng, kind)
         if mutation is None:
@@ -478,8 +478,7 @@ class TrapMaker:
             ordered = [t for t in in_passage if not _against(mutation, t, answer)]
             if not ordered:
                 return Skip("no time or amount on the change's side of the answer")
-            best = max(_affinity(answer, t, self.lang) for t in ordered)
-            distractor = rng.choice([t for t in ordered if _affinity(answer, t, self.lang) == best])
+            distractor = self._closest(answer, ordered, rng)
         sentence = self.statement(q, frame, distractor, kind, mutation)
         return Trap(sentence, distractor, kind, source, mutation, frame.pattern)
 
@@ -531,11 +530,7 @@ class TrapMaker:
             | self._words(distractor)
             | frozenset().union(*(self._words(a) for a in answers))
         )
-        # Names by their types in the passage, where more context types them ("in San Francisco": a place)
-        typed: dict[str, set[str]] = {}
-        for p in self.finder.entities(context):
-            if p.type in NAME_TYPES:
-                typed.setdefault(_strip_possessive(p.text, self.lang), set()).add(p.type)
+        typed = self._typed_names(context)
         names = []
         for e in entities:
             old = _strip_possessive(e.text, self.lang)
@@ -559,13 +554,25 @@ class TrapMaker:
                 names.append(Mutation(e.start, old, rng.choice(options), "entity"))
         return rng.choice(names) if names else None
 
-    def _zh_name_mutation(self, q, entities, context, answers, distractor, rng) -> Mutation | None:
-        """Chinese: a name of the question replaced by one of its kind (:meth:`zh_names_alike`) from the
-        passage, else, for a place, a common one from its Cilin list ("重庆" -> "广州")."""
+    def _closest(self, answer: str, candidates: list[str], rng: random.Random) -> str:
+        """One of the candidates that look most like the answer (:func:`_affinity`), chosen by ``rng``."""
+        score = {t: _affinity(answer, t, self.lang) for t in candidates}
+        best = max(score.values())
+        return rng.choice([t for t in candidates if score[t] == best])
+
+    def _typed_names(self, context: str) -> dict[str, set[str]]:
+        """The passage's names and the types its entities give them: more context types a name ("in San
+        Francisco": a place) than the question does."""
         typed: dict[str, set[str]] = {}
         for p in self.finder.entities(context):
             if p.type in NAME_TYPES:
-                typed.setdefault(p.text, set()).add(p.type)
+                typed.setdefault(_strip_possessive(p.text, self.lang), set()).add(p.type)
+        return typed
+
+    def _zh_name_mutation(self, q, entities, context, answers, distractor, rng) -> Mutation | None:
+        """Chinese: a name of the question replaced by one of its kind (:meth:`zh_names_alike`) from the
+        passage, else, for a place, a common one from its Cilin list ("重庆" -> "广州")."""
+        typed = self._typed_names(context)
         used = [q.text, distractor, *answers]
 
         def free(t: str) -> bool:

@@ -71,6 +71,3 @@ class Inserted:
     offset: int
     answers: list[dict]
     plausible_answers: list[dict] | None = None
-
-
-# English ------------------------------------------------------------------------------------------------

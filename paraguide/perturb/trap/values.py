@@ -11,6 +11,9 @@ from paraguide.perturb.trap.english import _NUMBER_WORDS, _ORDINAL_WORDS
 from paraguide.perturb.trap.records import Mutation
 from paraguide.text.entities import Entity
 
+# A year of four digits, 1000 to 2099, not inside a longer number.
+YEAR = re.compile(r"(?<!\d)(?:1\d|20)\d\d(?!\d)")
+
 
 def _ordinal_suffix(n: int) -> str:
     if 10 <= n % 100 <= 20:
@@ -167,7 +170,7 @@ def _against(mutation: Mutation, distractor: str, answer: str) -> bool:
 def _time_shape(text: str) -> str:
     """A time by its parts ("2017年4月5日" -> "Y年9月9日", "1856" -> "Y"): a year of four digits (1000 to
     2099) reads Y, other numbers 9."""
-    shape = re.sub(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", "Y", text)
+    shape = YEAR.sub("Y", text)
     return re.sub(r"\d+", "9", shape)
 
 
@@ -184,8 +187,8 @@ def _zh_number_like(text: str, answer: str) -> bool:
 
 def _near_year(a: str, b: str) -> bool:
     """Two times whose years (when both hold one) are at most 10 years apart ("欢乐颂3" aired in 1996?)."""
-    ya = re.search(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", a)
-    yb = re.search(r"(?<!\d)(?:1\d|20)\d\d(?!\d)", b)
+    ya = YEAR.search(a)
+    yb = YEAR.search(b)
     return not (ya and yb) or abs(int(ya.group(0)) - int(yb.group(0))) <= 10
 
 
