@@ -11,8 +11,9 @@ import pytest
 
 from paraguide.data.outdir import RunConflict
 from paraguide.data.squad import read_squad
+from paraguide.evaluate.traps import trap_hits
 from paraguide.perturb.base import Skip, parse
-from paraguide.perturb.trap import EntityPool, Mutation, Trap, TrapMaker, shift_number, trap_hits
+from paraguide.perturb.trap import EntityPool, Mutation, Trap, TrapMaker, shift_number
 from paraguide.perturb.trap.values import _against, _value
 from paraguide.pipeline.trap import TrapJob
 from paraguide.text.entities import Entity

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paraguide.data.fingerprint import fingerprints
-from paraguide.data.io import atomic_write, write_json
+from paraguide.data.io import atomic_write, read_jsonl, write_json
 from paraguide.data.outdir import OutputDir
 from paraguide.evaluate.metrics import (
     category_accuracy,
@@ -24,6 +24,7 @@ from paraguide.evaluate.metrics import (
 )
 from paraguide.evaluate.predictions import check_ids, read_answers, read_labels
 from paraguide.evaluate.testset import Item, TestSet, question_type, read_testset, squad_references
+from paraguide.evaluate.traps import trap_hits
 from paraguide.options import option
 
 REPORT_FILES = ("report.md", "report.json")
@@ -119,12 +120,10 @@ class EvaluateJob:
         }
         traps = Path(ts.folder) / "traps.jsonl"
         if traps.is_file():  # a perturb --trap folder: how often each run's answer is the trap's distractor
-            from paraguide.evaluate.predictions import read_answers
-            from paraguide.perturb.trap import trap_hits
-
+            records = [record for _, record in read_jsonl(traps)]
             report["trap_hits"] = {}
             for name, (_, trap_predictions) in runs.items():
-                hits = trap_hits(read_answers(trap_predictions), str(traps), ts.lang)
+                hits = trap_hits(read_answers(trap_predictions), records, ts.lang)
                 report["trap_hits"][name] = {k: v for k, v in hits.items() if k != "hit_ids"}
         if "after" in results:
             report["recovery"] = {m: results["after"]["paraphrased"][m] - results["before"]["paraphrased"][m]
