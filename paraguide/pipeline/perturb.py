@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from paraguide.data.fingerprint import fingerprints
@@ -128,9 +128,7 @@ class PerturbJob:
             raise ValueError(
                 "with --squad give --trap (insert traps) or --select-only (Algorithm 1's selection)"
             )
-        job = TrapJob(squad=self.squad, lang=self.lang, out=self.out, position=self.position, seed=self.seed,
-                      select_only=self.select_only, max_entities=self.max_entities, limit=self.limit,
-                      ner=self.ner, overwrite=self.overwrite)  # fmt: skip
+        job = TrapJob(**{f.name: getattr(self, f.name) for f in fields(TrapJob)})  # the options they share
         return job.run(progress)
 
 
