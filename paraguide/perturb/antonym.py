@@ -205,13 +205,8 @@ class _Antonym(Operation):
         find = self._en_candidates if self.lang == "en" else self._zh_candidates
         reasons: list[str] = []  # why a word with an antonym was refused (the rules from a blind reading)
         candidates = [c for i in range(len(q.tokens)) for c in find(q, i, reasons)]
-        if not candidates:
-            if reasons:
-                return Skip(reasons[0])
-            return Skip(
-                f"no {UPOS[self.pos].lower().replace('adj', 'adjective')} with an antonym in the lexicons"
-            )
-        return self.make(q, rng.choice(candidates))
+        what = UPOS[self.pos].lower().replace("adj", "adjective")
+        return self.pick(q, rng, candidates, reasons, f"no {what} with an antonym in the lexicons")
 
     # English
     def _en_candidates(self, q: Parsed, i: int, reasons: list[str]) -> list[list[Change]]:

@@ -194,6 +194,15 @@ class Operation:
             q.text, perturbed, self.label, self.category, self.subcategory, self.name, tuple(changes)
         )
 
+    def pick(
+        self, q: Parsed, rng: random.Random, candidates: list, reasons: list[str], default: str
+    ) -> Perturbation | Skip:
+        """One of the ``candidates`` (each a list of changes), chosen by ``rng``, made into the pair; with
+        none, a Skip with the first reason a candidate was refused for, else ``default``."""
+        if candidates:
+            return self.make(q, rng.choice(candidates))
+        return Skip(reasons[0] if reasons else default)
+
 
 def replace(token: TaggedToken, new: str) -> Change:
     """A change that puts ``new`` in place of ``token``."""

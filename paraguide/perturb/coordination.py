@@ -183,12 +183,6 @@ def _numeric(q: Parsed, p: Phrase) -> bool:
     return any(e.type in _NUMERIC and e.start < end and start < e.end for e in q.entities)
 
 
-def _choose(rng: random.Random, candidates: list, reasons: list[str], default: str):
-    if candidates:
-        return rng.choice(candidates)
-    return Skip(reasons[0] if reasons else default)
-
-
 # ---------------------------------------------------------------------------------------------- Chinese
 _ZH_NOUN = ZH_NOUN_FLAGS
 _ZH_PRONOUN = ZH_PERSONAL_PRONOUNS
@@ -311,9 +305,8 @@ class SwapSymmetric(Operation):
     label = SAME
 
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
-        pick = self._zh(q) if self.lang == "zh" else self._en(q)
-        choice = _choose(rng, *pick, "no coordination of two nouns")
-        return choice if isinstance(choice, Skip) else self.make(q, choice)
+        found = self._zh(q) if self.lang == "zh" else self._en(q)
+        return self.pick(q, rng, *found, "no coordination of two nouns")
 
     def _en(self, q: Parsed) -> tuple[list[list[Change]], list[str]]:
         toks = q.tokens
@@ -778,9 +771,8 @@ class SwapAsymmetric(Operation):
     label = DIFFERENT
 
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
-        pick = self._zh(q) if self.lang == "zh" else self._en(q)
-        choice = _choose(rng, *pick, "no from-to or comparison of two nouns")
-        return choice if isinstance(choice, Skip) else self.make(q, choice)
+        found = self._zh(q) if self.lang == "zh" else self._en(q)
+        return self.pick(q, rng, *found, "no from-to or comparison of two nouns")
 
     def _en(self, q: Parsed) -> tuple[list[list[Change]], list[str]]:
         lowered = {t.text.lower() for t in q.tokens}
@@ -843,9 +835,8 @@ class SwapNegativeAsymmetric(Operation):
     label = SAME
 
     def perturb_one(self, q: Parsed, rng: random.Random) -> Perturbation | Skip:
-        pick = self._zh(q) if self.lang == "zh" else self._en(q)
-        choice = _choose(rng, *pick, "no comparison of two nouns")
-        return choice if isinstance(choice, Skip) else self.make(q, choice)
+        found = self._zh(q) if self.lang == "zh" else self._en(q)
+        return self.pick(q, rng, *found, "no comparison of two nouns")
 
     def _en(self, q: Parsed) -> tuple[list[list[Change]], list[str]]:
         comparisons, reasons = _en_comparisons(q)

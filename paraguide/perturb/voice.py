@@ -262,10 +262,7 @@ class ChangeVoice(Operation):
         if len(q.tokens) < 3:
             return Skip("too short")
         if self.lang == "zh":
-            candidates, reasons = self._zh(q)
-            if not candidates:
-                return Skip(reasons[0] if reasons else "no agent-action-patient clause")
-            return self.make(q, rng.choice(candidates))
+            return self.pick(q, rng, *self._zh(q), "no agent-action-patient clause")
         first = q.tokens[0].text.lower()
         if first in ("who", "whom") and q.tokens[1].text.lower() not in _DO:
             return self._en_subject(q)
