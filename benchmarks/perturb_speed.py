@@ -13,7 +13,6 @@ CheckList, nlpaug) is installed here. Writes benchmarks/results/perturb_speed.js
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import platform
 import time
@@ -23,27 +22,19 @@ from machine import cpu_model  # benchmarks/machine.py, beside this script
 
 from paraguide.data.pairs import read_pairs
 from paraguide.data.shared import find_shared
+from paraguide.data.squad import SquadReader
 from paraguide.perturb import Perturbation, Perturber
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def questions(lang: str, n: int) -> list[str]:
-    out: list[str] = []
+    """The first ``n`` distinct questions of SQuAD v1.1 dev (en) or of LCQMC test's first sides (zh)."""
     if lang == "en":
-        with gzip.open(find_shared("squad_v1.1/dev-v1.1.json.gz"), "rt", encoding="utf-8") as f:
-            data = json.load(f)["data"]
-        for article in data:
-            for para in article["paragraphs"]:
-                out += [qa["question"].strip() for qa in para["qas"]]
+        out = [r["question"].strip() for r in SquadReader(find_shared("squad_v1.1/dev-v1.1.json.gz"))]
     else:
         out = [p.a for p in read_pairs(str(find_shared("lcqmc/test.tsv")))]
-    seen, unique = set(), []
-    for q in out:
-        if q not in seen:
-            seen.add(q)
-            unique.append(q)
-    return unique[:n]
+    return list(dict.fromkeys(out))[:n]
 
 
 def run(lang: str, n: int) -> dict:

@@ -31,6 +31,7 @@ from pathlib import Path
 from reading import read_judgements, write_sheet  # benchmarks/reading.py, beside this script
 
 from paraguide.data.io import read_jsonl
+from paraguide.data.squad import SquadReader
 from paraguide.evaluate.metrics import f1
 
 ATTRIBUTION = {
@@ -57,10 +58,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|(?<=[。！？!?])")
 
 def _paragraphs(path: Path) -> dict[str, tuple[str, dict]]:
     """Question id -> (context, qa) of a SQuAD-format file."""
-    data = json.loads(path.read_text(encoding="utf-8"))["data"]
-    return {
-        qa["id"]: (p["context"], qa) for article in data for p in article["paragraphs"] for qa in p["qas"]
-    }
+    return {r["id"]: (r["context"], r) for r in SquadReader(path)}
 
 
 def _mark(context: str, start: int, end: int) -> str:
