@@ -6,7 +6,17 @@ from __future__ import annotations
 import random
 import re
 
-from paraguide.perturb.base import DIFFERENT, Change, Operation, Parsed, Perturbation, Skip, register, replace
+from paraguide.perturb.base import (
+    DIFFERENT,
+    NEGATIVE_PREFIXES,
+    Change,
+    Operation,
+    Parsed,
+    Perturbation,
+    Skip,
+    register,
+    replace,
+)
 from paraguide.perturb.resources import UPOS
 from paraguide.perturb.synonym import (
     _count,
@@ -66,7 +76,6 @@ EN_ADJ_UNSAFE = frozenset(
         "local",
     ]
 )
-_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 # Adjectives of measure after "how": "how old was he" -> "how young", "how long" -> "how short" are no
 # questions a person asks.
 EN_MEASURES = frozenset(
@@ -255,7 +264,7 @@ class _Antonym(Operation):
         for antonym in self._en_antonyms(word.lower())[
             :1
         ]:  # the commonest antonym: "positive", not "neutral"
-            if self.pos == "a" and attributive and antonym.startswith(_NEGATIVE_PREFIXES):
+            if self.pos == "a" and attributive and antonym.startswith(NEGATIVE_PREFIXES):
                 continue  # "a possible merger" -> "an impossible merger": the negated noun phrase misleads
             if before in ("more", "most", "less", "least") and getInflection(antonym, tag="JJS"):
                 continue  # "most evil" -> "most good": the antonym has its own comparison ("best")

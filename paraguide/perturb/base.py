@@ -39,6 +39,12 @@ SUBCATEGORIES = {
 }
 SAME, DIFFERENT = 1, 0  # the labels: DuQM's Y and N
 # jieba's noun flags (names included) and the personal pronouns that stand where a noun does.
+# English Penn tags and words several operations read.
+EN_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+EN_SUBJECT_TAGS = EN_NOUN_TAGS | {"PRP"}  # what ends a simple subject
+EN_BE = frozenset({"is", "are", "was", "were"})
+EN_DO = frozenset({"do", "does", "did"})
+NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")  # of an adjective's negated form
 ZH_NOUN_FLAGS = frozenset({"n", "nr", "ns", "nt", "nz", "nrt", "nrfg", "nw"})
 # Flags of words that modify the word after them (a noun, an adjective, a number ...): a phrase that starts
 # after one of them is part of a longer one.

@@ -10,6 +10,10 @@ from dataclasses import dataclass
 
 from paraguide.perturb.base import (
     DIFFERENT,
+    EN_BE,
+    EN_DO,
+    EN_NOUN_TAGS,
+    NEGATIVE_PREFIXES,
     SAME,
     ZH_MODIFIER_FLAGS,
     ZH_NOUN_FLAGS,
@@ -24,7 +28,6 @@ from paraguide.perturb.base import (
 from paraguide.text.pos import TaggedToken
 
 # ---------------------------------------------------------------------------------------------- English
-_NOUN = {"NN", "NNS", "NNP", "NNPS"}
 _PLURAL = {"NNS", "NNPS"}
 _DET = {"the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their"}
 # Indefinite pronouns the tagger calls nouns: "anything faster than light" compares no particular thing.
@@ -82,9 +85,10 @@ _SYMMETRIC_MEASURES = {
 # Units a conversion can be between ("convert grams into milliliters" and back is one relation) that
 # WordNet does not file under "unit of measurement" as nouns.
 _EN_UNITS = {"celsius", "fahrenheit", "kelvin", "feet", "ft", "lbs", "kg", "cm", "mm", "ml", "km", "oz"}
+# Tags before a conjunct that make it part of a longer phrase ("red [apples] and pears", "Tom's [car]").
+_MODIFYING_TAGS = EN_NOUN_TAGS | {"JJ", "JJR", "JJS", "CD", "POS", "VBG", "VBN", "PRP", "MD", "CC"}
 # Entities with an order or a value: "between 1950 and 1960", "from 55 kg to 50 kg".
 _NUMERIC = {"date", "year", "time", "percent", "money", "quantity", "ordinal", "number"}
-_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "non", "dis")
 # Comparatives whose antonym the two lexicons do not agree on; colours have no antonym to compare by.
 _EN_PREFERRED = {
     "big": "small", "little": "big", "good": "bad", "bad": "good", "hard": None, "old": None, "light": None,
@@ -106,7 +110,7 @@ class Phrase:
 
 
 def _is_noun(t: TaggedToken) -> bool:
-    return t.tag in _NOUN and t.text.replace("-", "").isalpha() and t.text.lower() not in _INDEFINITE
+    return t.tag in EN_NOUN_TAGS and t.text.replace("-", "").isalpha() and t.text.lower() not in _INDEFINITE
 
 
 def _np_after(q: Parsed, i: int, max_nouns: int = 1, max_names: int = 3) -> Phrase | None:
@@ -125,7 +129,7 @@ def _np_after(q: Parsed, i: int, max_nouns: int = 1, max_names: int = 3) -> Phra
         and toks[j].tag.startswith("NNP") == toks[start_noun].tag.startswith("NNP")
     ):
         j += 1
-    if j == start_noun or (j < len(toks) and toks[j].tag in _NOUN | {"POS", "CD"}):
+    if j == start_noun or (j < len(toks) and toks[j].tag in EN_NOUN_TAGS | {"POS", "CD"}):
         return None
     name = toks[start_noun].tag.startswith("NNP")
     if j - start_noun > (max_names if name else max_nouns) or (name and adj):
@@ -346,12 +350,17 @@ class SwapSymmetric(Operation):
         before = toks[a.start - 1 - shared] if a.start - shared > 0 else None
         if before is not None and not a.det:
             k = a.start - 1 - shared
-            if before.tag in {"JJ", "JJR", "JJS", "CD", "POS", "VBG", "VBN", "PRP", "MD", "CC"} | _NOUN or (
-                before.tag == "VB" and k > 0 and toks[k - 1].text.lower() in _DO
+            if before.tag in _MODIFYING_TAGS or (
+                before.tag == "VB" and k > 0 and toks[k - 1].text.lower() in EN_DO
             ):  # "did sideline/VB jackets and hats start": the first word after "did" is the subject's
                 return "part of a longer phrase or list"
         k = a.start - 2 - shared  # "depression, anxiety and stress": a noun before the comma
-        if before is not None and before.text in (",", ":") and k >= 0 and toks[k].tag in _NOUN | {"CD", ")"}:
+        if (
+            before is not None
+            and before.text in (",", ":")
+            and k >= 0
+            and toks[k].tag in EN_NOUN_TAGS | {"CD", ")"}
+        ):
             return "part of a longer phrase or list"
         after = toks[b.end] if b.end < len(toks) else None
         if after is not None and (
@@ -475,10 +484,6 @@ def _in_quotes(q: Parsed, i: int) -> bool:
     return before.count('"') % 2 == 1 or before.count("“") > before.count("”") or before.count("'") % 2 == 1
 
 
-_BE = {"is", "are", "was", "were"}
-_DO = {"do", "does", "did"}
-
-
 @dataclass(frozen=True)
 class Comparison:
     """ "A <comparative> than B": the two phrases, the comparative's tokens ``[comp, than)`` and whether
@@ -555,7 +560,7 @@ def _slot_np(q: Parsed, i: int, j: int) -> Phrase | None:
             return None
         kinds = [set(getAllLemmas(w.text.lower())) for w in words]
         # the head a noun (a word LemmInflect does not know counts when tagged one: "phenol", "tv")
-        if not ("NOUN" in kinds[-1] or not kinds[-1] and words[-1].tag in _NOUN):
+        if not ("NOUN" in kinds[-1] or not kinds[-1] and words[-1].tag in EN_NOUN_TAGS):
             return None
         if any(k and not k & {"NOUN", "ADJ"} for k in kinds[:-1]):
             return None
@@ -594,10 +599,10 @@ def _en_comparisons(q: Parsed) -> tuple[list[Comparison], list[str]]:
         while x > 0 and toks[x - 1].text.lower() in _DEGREE:
             x -= 1
         verb = None
-        if x > 0 and toks[x - 1].tag == "VB" and toks[x - 1].text.lower() not in _BE:
+        if x > 0 and toks[x - 1].tag == "VB" and toks[x - 1].text.lower() not in EN_BE:
             verb, x = x - 1, x - 1  # "do women live longer than men"
         a = None
-        if x > 0 and toks[x - 1].text.lower() in _BE and verb is None:  # "... when A is taller than B"
+        if x > 0 and toks[x - 1].text.lower() in EN_BE and verb is None:  # "... when A is taller than B"
             v = x - 1
             s = v
             while s > 0 and toks[s - 1].text.lower() not in _CLAUSE_START and v - s < 4:
@@ -607,7 +612,7 @@ def _en_comparisons(q: Parsed) -> tuple[list[Comparison], list[str]]:
             copula = True
         if a is None:  # "[why|how] is A taller than B", "why do A live longer than B"
             s = 1 if toks[0].text.lower() in ("why", "how", "so") else 0
-            if s >= len(toks) or toks[s].text.lower() not in (_BE if verb is None else _DO):
+            if s >= len(toks) or toks[s].text.lower() not in (EN_BE if verb is None else EN_DO):
                 reasons.append("not a question about a comparison")
                 continue
             a = _slot_np(q, s + 1, x)
@@ -680,7 +685,7 @@ def _en_agent_patient(q: Parsed) -> tuple[list[tuple[Phrase, Phrase]], list[str]
     attack Pakistan?"."""
     toks = q.tokens
     s = 1 if toks[0].text.lower() == "why" else 0
-    if len(toks) < 5 + s or toks[s].text.lower() not in _DO | {"can", "will", "would", "could", "should"}:
+    if len(toks) < 5 + s or toks[s].text.lower() not in EN_DO | {"can", "will", "would", "could", "should"}:
         return [], []
     a = _np_after(q, s + 1, max_nouns=0)
     if a is None or a.end + 2 >= len(toks) or not toks[a.end].tag.startswith("VB"):
@@ -875,7 +880,7 @@ class SwapNegativeAsymmetric(Operation):
             for a in self.res.wordnet.antonyms(adjective, "a")
             if " " not in a
             and a in listed
-            and not any(a == p + adjective or adjective == p + a for p in _NEGATIVE_PREFIXES)
+            and not any(a == p + adjective or adjective == p + a for p in NEGATIVE_PREFIXES)
         ]
         return found[0] if len(found) == 1 else None
 

@@ -13,6 +13,8 @@ import random
 
 from paraguide.perturb.base import (
     DIFFERENT,
+    EN_BE,
+    EN_SUBJECT_TAGS,
     SAME,
     Change,
     Operation,
@@ -31,7 +33,6 @@ EN_CONTRACTIONS = {
     "did": "didn't", "can": "can't", "could": "couldn't", "will": "won't", "would": "wouldn't",
     "should": "shouldn't", "has": "hasn't", "have": "haven't", "had": "hadn't",
 }  # fmt: skip
-EN_BE = frozenset(["is", "are", "was", "were"])
 EN_NEGATIONS = frozenset(
     ["not", "n't", "n’t", "never", "no", "nobody", "nothing", "none", "neither", "nor", "cannot", "without"]
 )
@@ -200,7 +201,6 @@ def _en_predicate(q: Parsed) -> tuple[list[Change], bool] | Skip:
 
 # Main verbs whose negation in a wh-subject question reads oddly ("What doesn't happen to the money?").
 EN_VERBS_ODD = frozenset(["happen", "come", "go", "be"])
-_SUBJECT_TAGS = frozenset(["NN", "NNS", "NNP", "NNPS", "PRP"])
 _CLAUSE_OPENERS = frozenset(
     [
         "that",
@@ -233,7 +233,7 @@ def _object_question(tokens, verb: int) -> bool:
         t = tokens[j]
         if t.text.lower() in _CLAUSE_OPENERS or t.tag in ("WDT", "WP", "IN"):
             opened = True
-        if not opened and t.tag in ("VBD", "VBN", "VBZ", "VBP") and tokens[j - 1].tag in _SUBJECT_TAGS:
+        if not opened and t.tag in ("VBD", "VBN", "VBZ", "VBP") and tokens[j - 1].tag in EN_SUBJECT_TAGS:
             return True
     return False
 

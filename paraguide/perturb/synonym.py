@@ -7,7 +7,17 @@ from __future__ import annotations
 
 import random
 
-from paraguide.perturb.base import SAME, Change, Operation, Parsed, Perturbation, Skip, register, replace
+from paraguide.perturb.base import (
+    EN_NOUN_TAGS,
+    SAME,
+    Change,
+    Operation,
+    Parsed,
+    Perturbation,
+    Skip,
+    register,
+    replace,
+)
 from paraguide.text.substitute import forms
 
 # Penn tags (English) and jieba flags (Chinese) of each WordNet part of speech. Comparatives and
@@ -49,7 +59,6 @@ EN_UNSAFE = frozenset(
         "victorious",
     ]
 )
-_NOUNS = {"NN", "NNS", "NNP", "NNPS"}
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
 # A word (or synonym) with more WordNet senses than this, all parts of speech together, has no first
 # sense to trust ("chance" -> "opportunity" in "chances of war").
@@ -264,7 +273,7 @@ def _en_noun_unsafe(q: Parsed, i: int) -> bool:
     if tokens[i].text.endswith("ing"):
         return True
     for t in (before, after):
-        if t is not None and (t.tag in _NOUNS or (t.text[:1].isupper() and t is not tokens[0])):
+        if t is not None and (t.tag in EN_NOUN_TAGS or (t.text[:1].isupper() and t is not tokens[0])):
             return True
     if after is not None and after.tag in ("DT", "PRP$"):
         return True

@@ -11,6 +11,8 @@ from typing import ClassVar
 
 from paraguide.perturb.base import (
     DIFFERENT,
+    EN_NOUN_TAGS,
+    EN_SUBJECT_TAGS,
     Change,
     Operation,
     Parsed,
@@ -90,7 +92,6 @@ ZH_ADVERBS = (
 _PROPER = frozenset(w for group in EN_ADJECTIVES[-2:] for words in group for w in words)
 
 _NOUN = frozenset({"NN", "NNS"})
-_NOUNISH = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _OBJECT = frozenset({"NN", "NNS", "NNP", "NNPS", "DT", "PDT", "PRP", "PRP$", "CD", "JJ", "JJS", "JJR"})
 _VERB = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
 # Function words (and stop words, and "best", "larger") go with any noun or verb: a replacement's pair with
@@ -220,7 +221,7 @@ class _ReplaceWord(Operation):
             if (i > 0 and not token.text.islower()) or word in self.res.stopwords or word in EN_LIGHT:
                 return False
             nxt = q.tokens[i + 1].tag if i + 1 < len(q.tokens) else ""
-            if self.wordnet_pos == "n" and nxt in _NOUNISH:
+            if self.wordnet_pos == "n" and nxt in EN_NOUN_TAGS:
                 return False  # a noun modifying a noun ("shock collars"): its sister reads as a new compound
             if self.wordnet_pos == "v" and (nxt == "RP" or nxt in _OBJECT):
                 # a phrasal verb ("give up"), or a verb with an object: "eat meals" -> "drink meals"
@@ -656,7 +657,6 @@ _ZH_FREQUENCY = frozenset(
         "天天",
     }
 )
-_EN_HEADS = frozenset({"NN", "NNS", "NNP", "NNPS", "PRP"})
 # Adjectives of a state that does not come and go: "is the Dodo always extinct" reads as nonsense.
 EN_STATES = frozenset({"dead", "alive", "extinct", "real", "true", "false", "born", "married", "single"})
 # ... and verbs of a state: "why do I often have 3 cats" asks nothing of a habit.
@@ -725,7 +725,7 @@ class InsertAdverb(Operation):
         # The tagger reads a verb or adjective after a one-noun subject as a noun ("does my dog bark at
         # night", "is the sky blue"): the run's last word, if it can be one and no noun or verb follows.
         last, nxt = end - 1, tags[end] if end < len(tags) else "."
-        if last < aux + 2 or tags[last - 1] not in _EN_HEADS or nxt not in (".", "TO", "IN", "CC", ","):
+        if last < aux + 2 or tags[last - 1] not in EN_SUBJECT_TAGS or nxt not in (".", "TO", "IN", "CC", ","):
             return Skip("no verb or adjective after the subject")
         if any(t not in ("DT", "PRP$", "JJ", "CD", "POS") for t in tags[aux + 1 : last - 1]):
             return Skip("no verb or adjective after the subject")
