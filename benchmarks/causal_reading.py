@@ -1,0 +1,138 @@
+"""A blind reading of the pretrained paraphraser's rewrites (issue "A pretrained paraphraser").
+
+    python benchmarks/causal_reading.py sheet --adapter runs/gemma-mixed/checkpoint-N --n 25 --tag 2026-11-25a
+    (a helper who sees only the sheet writes the judgements TSV)
+    python benchmarks/causal_reading.py score --tag 2026-11-25a
+
+Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese), seeded. Each gets a
+free rewrite (no suggestion) and a suggestion-guided one (the first suggestion of the language's default
+lexical source that has one: English wordnet&ppdb, Chinese cilin&mined), beam 4, best beam. The sheet shows
+the original and its two rewrites in a shuffled order with no labels; the key keeps which is which and the
+token edit rate. The reader judges each rewrite: fluent (y/n), same question and answer (y/n), natural
+rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from reading import read_judgements, write_sheet  # noqa: E402
+
+SHARED = HERE.parent.parent / "shared" / "data"
+RESULTS = HERE / "results"
+COLUMNS = ["fluent", "same", "rephrased"]
+SOURCES = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
+
+
+def questions(lang: str, n: int, seed: int) -> list[str]:
+    from paraguide.data.squad import SquadReader
+
+    path = SHARED / ("squad_v1.1/dev-v1.1.json.gz" if lang == "en" else "dureader_robust/dev.json")
+    qs = sorted({r["question"].strip() for r in SquadReader(path)})
+    return random.Random(f"{seed}:{lang}").sample(qs, n)
+
+
+def paths(tag: str) -> dict[str, Path]:
+    stem = RESULTS / f"causal_reading_{tag}"
+    return {k: Path(f"{stem}{suffix}") for k, suffix in
+            (("sheet", "_sheet.md"), ("key", "_key.json"), ("judgements", "_judgements.tsv"), ("result", ".json"))}  # fmt: skip
+
+
+def make_sheet(args) -> None:
+    from paraguide.model.causal_train import export_checkpoint
+    from paraguide.model.paraphraser import Paraphraser
+    from paraguide.suggest import load_source
+    from paraguide.text.edits import edit_rate
+
+    adapter = Path(args.adapter)
+    if (adapter / "trainable.safetensors").exists():  # a checkpoint: export it
+        tmp = Path(tempfile.mkdtemp())
+        export_checkpoint(adapter, tmp)
+        adapter = tmp
+    model = Paraphraser.from_pretrained(adapter)
+    rng = random.Random(args.seed)
+    lines = ["# Reading sheet", "", "For each original question, judge every rewrite below it:",
+             "fluent (y/n), same question with the same answer (y/n), natural rephrasing rather than a one-word "
+             "swap (y/n). Write one TSV line per rewrite: item, fluent, same, rephrased, note.", ""]  # fmt: skip
+    key, item = {}, 0
+    for lang in ("en", "zh"):
+        qs = questions(lang, args.n, args.seed)
+        source = load_source(SOURCES[lang], lang=lang)
+        found = source.suggest(qs, top_k=1)
+        sugg = [f[0].text if f else None for f in found]
+        matched = [f[0].matched if f else None for f in found]
+        free = model.paraphrase(qs, num_beams=args.beams)
+        guided = model.paraphrase(qs, suggestions=sugg, matched=matched, num_beams=args.beams)
+        for k, q in enumerate(qs):
+            rewrites = [("free", free[k][0].text, None)]
+            if sugg[k]:
+                rewrites.append(("guided", guided[k][0].text, sugg[k]))
+            rng.shuffle(rewrites)
+            lines += [f"## {lang}-{k + 1}", "", f"Original: {q}", ""]
+            for kind, text, s in rewrites:
+                item += 1
+                lines.append(f"- item {item}: {text}")
+                key[str(item)] = {"lang": lang, "kind": kind, "original": q, "rewrite": text, "suggestion": s,
+                                  "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
+            lines.append("")
+    p = paths(args.tag)
+    write_sheet(str(p["sheet"]), str(p["key"]), lines, key)
+
+
+def score(args) -> None:
+    p = paths(args.tag)
+    key = json.loads(p["key"].read_text(encoding="utf-8"))
+    judged = read_judgements(str(p["judgements"]), key, COLUMNS, set(COLUMNS))
+    result = {}
+    for lang in ("en", "zh"):
+        for kind in ("free", "guided"):
+            items = [i for i, k in key.items() if k["lang"] == lang and k["kind"] == kind]
+            if not items:
+                continue
+            rates = sorted(key[i]["edit_rate"] for i in items)
+            good = [i for i in items if judged[i]["fluent"] and judged[i]["same"]]
+            result[f"{lang}/{kind}"] = {
+                "items": len(items),
+                "fluent": round(sum(judged[i]["fluent"] for i in items) / len(items), 3),
+                "same": round(sum(judged[i]["same"] for i in items) / len(items), 3),
+                "rephrased": round(sum(judged[i]["rephrased"] for i in items) / len(items), 3),
+                "fluent_and_same": round(len(good) / len(items), 3),
+                "fluent_and_same_edit_rate_ge_0.14": round(
+                    sum(key[i]["edit_rate"] >= 0.14 for i in good) / len(items), 3
+                ),
+                "identical_to_original": round(sum(key[i]["edit_rate"] == 0 for i in items) / len(items), 3),
+                "edit_rate_median": round(statistics.median(rates), 4),
+                "edit_rate_quartiles": [round(q, 4) for q in statistics.quantiles(rates, n=4)]
+                if len(rates) > 1
+                else rates,
+            }
+    p["result"].write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(result, indent=1))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sheet")
+    s.add_argument("--adapter", required=True)
+    s.add_argument("--n", type=int, default=50, help="questions per language")
+    s.add_argument("--beams", type=int, default=4)
+    s.add_argument("--seed", type=int, default=13)
+    s.add_argument("--tag", required=True)
+    c = sub.add_parser("score")
+    c.add_argument("--tag", required=True)
+    args = ap.parse_args(argv)
+    (make_sheet if args.cmd == "sheet" else score)(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
