@@ -177,9 +177,12 @@ class CausalCopyModel(nn.Module):
         cache = getattr(out, "cache", None) or getattr(out, "past_key_values", None)
         return out.last_hidden_state, cache
 
-    def vocab_logits(self, h: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
-        """Logits over ``rows`` only (the tied embedding matrix's rows), with the base's soft-capping."""
-        weight = self.decoder.embed_tokens.weight[rows]
+    def vocab_logits(
+        self, h: torch.Tensor, rows: torch.Tensor, head: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        """Logits over ``rows`` only (the tied embedding matrix's rows), with the base's soft-capping.
+        ``head``: those rows, gathered once by a caller that scores them at every step (beam search)."""
+        weight = self.decoder.embed_tokens.weight[rows] if head is None else head
         logits = (h @ weight.T.to(h.dtype)).float()
         cap = getattr(self.decoder.config, "final_logit_softcapping", None)
         if cap:
@@ -221,12 +224,12 @@ class CausalCopyModel(nn.Module):
         )
         return -log_p.mean()
 
-    def step_log_probs(self, h_t, keys, values, copy_mask, source_cols, rows, allowed=None):
+    def step_log_probs(self, h_t, keys, values, copy_mask, source_cols, rows, allowed=None, head=None):
         """log P over ``rows`` for the next token: ``h_t`` (R, d) the last states, ``keys``/``values``
         (R, S, d) and ``copy_mask`` (R, S) of each row's prompt, ``source_cols`` (R, S) the prompt tokens'
         columns in ``rows``; ``allowed`` (R, V), when given: the columns each row may write (the others
         get -inf: another sentence's tokens, in a batch)."""
-        logits = self.vocab_logits(h_t, rows)
+        logits = self.vocab_logits(h_t, rows, head)
         if allowed is not None:
             logits = logits.masked_fill(~allowed, -torch.inf)
         log_vocab = F.log_softmax(logits, -1)

@@ -73,6 +73,7 @@ def beam_search(
     cache.batch_repeat_interleave(K)
     keys, values, copy, cols, mask = rep(keys), rep(values), rep(copy), rep(cols), rep(mask)
     allowed = rep(allowed)
+    head = model.decoder.embed_tokens.weight[rows]  # the output layer's rows, gathered once per search
     h_last, next_pos = rep(h[:, -1]), rep(position[:, -1] + 1)
     B = len(prompts)
     scores = torch.zeros(B, K, device=device)
@@ -81,7 +82,7 @@ def beam_search(
     live = list(range(B))  # the sentences still in the batch, in row-group order
     finished: list[list[Hypothesis]] = [[] for _ in range(B)]
     for t in range(max_new_tokens):
-        logp = model.step_log_probs(h_last, keys, values, copy, cols, rows, allowed)  # (G·K, V)
+        logp = model.step_log_probs(h_last, keys, values, copy, cols, rows, allowed, head)  # (G·K, V)
         if t < min_new_tokens:
             logp[:, eos_col] = -torch.inf
         V = logp.size(-1)
