@@ -92,7 +92,7 @@ def _package(distribution: str, module: str) -> Callable[[], Found | None]:
     return find
 
 
-SHARED_HINT = "the project's shared data (PARAGUIDE_SHARED_DATA=FOLDER)"
+SHARED_HINT = "copy it from the project's shared data (its folder: PARAGUIDE_SHARED_DATA)"
 
 RESOURCES: tuple[Resource, ...] = (
     Resource(
@@ -111,8 +111,9 @@ RESOURCES: tuple[Resource, ...] = (
         "the wordnet source (English default: interrogative|wordnet&ppdb); English perturbations",
         "the wordnet source reads NLTK's wordnet corpus instead (WordNet 3.0: other synonyms than the "
         "recorded figures), or stops when that is missing too",
-        "git clone --depth 1 -b 2025-edition https://github.com/globalwordnet/english-wordnet, "
-        "then --source 'interrogative|wordnet:english-wordnet/src/yaml&ppdb'; or " + SHARED_HINT,
+        "git clone --depth 1 -b 2025-edition https://github.com/globalwordnet/english-wordnet, then link its "
+        "src/yaml as open_english_wordnet/yaml in the shared data folder (or --source "
+        "'interrogative|wordnet:english-wordnet/src/yaml&ppdb')",
         _shared("open_english_wordnet/yaml"),
     ),
     Resource(
@@ -129,8 +130,8 @@ RESOURCES: tuple[Resource, ...] = (
         "the ppdb source without a file (English default: interrogative|wordnet&ppdb); English perturbations",
         "the English default source and --source ppdb stop (pass --source ppdb:FILE); the synonym "
         "perturbations are skipped",
-        "curl -LO https://raw.githubusercontent.com/nmrksic/counter-fitting/master/linguistic_constraints/"
-        "ppdb_synonyms.txt, then --source 'interrogative|wordnet&ppdb:ppdb_synonyms.txt'; or " + SHARED_HINT,
+        "curl -L --create-dirs -o en_lexical_constraints/ppdb_synonyms.txt https://raw.githubusercontent.com/"
+        "nmrksic/counter-fitting/master/linguistic_constraints/ppdb_synonyms.txt, in the shared data folder",
         _shared("en_lexical_constraints/ppdb_synonyms.txt"),
     ),
     Resource(
@@ -138,7 +139,8 @@ RESOURCES: tuple[Resource, ...] = (
         "WordNet and PPDB antonym pairs (en_lexical_constraints/wordnet_antonyms.txt, ppdb_antonyms.txt)",
         "English perturbations (antonyms)",
         "the English antonym perturbations are skipped",
-        SHARED_HINT + "; nmrksic/counter-fitting's linguistic_constraints/ on GitHub",
+        "as ppdb-synonyms, from the same folder of nmrksic/counter-fitting (wordnet_antonyms.txt, "
+        "ppdb_antonyms.txt)",
         _shared("en_lexical_constraints/wordnet_antonyms.txt"),
     ),
     Resource(
@@ -251,9 +253,10 @@ def format_doctor() -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[3]
              for row in rows]  # fmt: skip
     width = max(len(r.name) for r in RESOURCES)
-    lines += ["", "what each is and how to get it:"]
+    lines += ["", "what each is, what uses it and how to get it:"]
     for r in RESOURCES:
         lines.append(f"  {r.name.ljust(width)}  {r.what}")
+        lines.append(f"  {''.ljust(width)}  used by: {r.uses}")
         lines.append(f"  {''.ljust(width)}  get: {r.gets}")
     lines += [
         "",
