@@ -269,7 +269,8 @@ def _add_suggest(sub) -> None:
               ppdb:FILE           PPDB 2.0 rules (plain or .gz, any size; indexed once on disk), the PPDB 2.0
                                   human-labelled TSV, or 'word1 word2' pair lists
               wordnet[:FOLDER]    WordNet synonyms by part of speech (Open English WordNet YAML; default: the
-                                  shared data's open_english_wordnet/yaml)
+                                  shared data's open_english_wordnet/yaml, else NLTK's wordnet corpus;
+                                  wordnet:nltk for NLTK's)
               cilin[:FILE]        Chinese synonyms from HIT Cilin '=' groups (default: the shared data's copy)
               context             adversarial: phrases near a same-type distractor of the answer in the
                                   context; --input is SQuAD JSON or JSONL with question, context, answer
@@ -390,7 +391,8 @@ _BUILD_SOURCES = """\
                                   for the same word (A&B: the suggestions of A that B agrees with; A|B: A's
                                   suggestions, then B's, each part ranked on its own)
               wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
-                                  data's open_english_wordnet/yaml): more questions, fewer good ones
+                                  data's open_english_wordnet/yaml, else NLTK's wordnet corpus): more
+                                  questions, fewer good ones
               interrogative|cilin&mined
                                   Chinese default: question words swapped for equivalents (怎么/如何/怎样,
                                   为什么/为何, 多久/多长时间, 什么/啥 ...), then the Cilin synonyms that people swap in
