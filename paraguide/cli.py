@@ -588,12 +588,7 @@ def _run_perturb(args) -> int:
     from paraguide.resources import perturb_resources, warn_missing
 
     job = _from_args(PerturbJob, args)
-    uses = (
-        perturb_resources(job.lang)
-        if not (job.trap or job.select_only)
-        else (["pos-tagger-en"] if job.lang == "en" else [])
-    )
-    warn_missing("perturb", uses)
+    warn_missing("perturb", perturb_resources(job.lang, squad=bool(job.squad)))
     summary = job.run(progress=not args.quiet)
     print(format_summary(summary))
     _note(

@@ -328,8 +328,11 @@ def warn_missing(command: str, names: Iterable[str], file=None) -> list[Resource
     return gone
 
 
-def perturb_resources(lang: str) -> list[str]:
-    """The resources the perturbation operations of ``lang`` read."""
+def perturb_resources(lang: str, squad: bool = False) -> list[str]:
+    """The resources the perturbation operations of ``lang`` read; with ``squad`` (traps, --select-only),
+    those of the trap maker: the English tagger."""
+    if squad:
+        return ["pos-tagger-en"] if lang == "en" else []
     if lang == "en":
         return ["pos-tagger-en", "wordnet-oewn", "ppdb-synonyms", "antonyms-en", "words-en", "squad-train",
                 "quora-pairs"]  # fmt: skip

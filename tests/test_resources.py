@@ -95,3 +95,18 @@ def test_a_command_given_its_files_warns_of_nothing(no_data, capsys, tmp_path):
                          out=str(tmp_path / "out"))  # fmt: skip
     assert warn_missing("build-testset", generator_resources(config)) == []
     assert capsys.readouterr().err == ""
+
+
+def test_each_source_names_the_resources_it_reads_by_default():
+    from paraguide.resources import perturb_resources, source_resources
+
+    assert source_resources("interrogative|wordnet&ppdb", "en") == [
+        "pos-tagger-en",
+        "wordnet-oewn",
+        "ppdb-synonyms",
+    ]
+    assert source_resources("interrogative|cilin&mined", "zh") == ["cilin", "lcqmc-train", "bq-train"]
+    assert source_resources("ppdb:rules.txt|wordnet:nltk", "en") == [
+        "wordnet-nltk"
+    ]  # a file given: that file
+    assert "cilin" in perturb_resources("zh") and perturb_resources("zh", squad=True) == []
