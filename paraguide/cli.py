@@ -86,8 +86,8 @@ def _add_prepare(sub) -> None:
               paraguide prepare --pairs word_alignments.txt --suggestions alignment --min-tokens 7 \\
                   --one-direction --out data/wikianswers/train.jsonl
 
-            English TextRank uses NLTK's POS tagger when NLTK_DATA holds averaged_perceptron_tagger_eng;
-            without it every non-stop word is a candidate (the report says which was used).
+            English TextRank uses NLTK's POS tagger (averaged_perceptron_tagger_eng; a copy is bundled);
+            without it every non-stop word is a candidate (a warning first; the report says which was used).
             """,
     )
     from paraguide.pipeline.prepare import PrepareConfig
@@ -104,15 +104,11 @@ def _add_prepare(sub) -> None:
 
 def _run_prepare(args) -> int:
     from paraguide.pipeline.prepare import PrepareConfig, format_report, prepare
-    from paraguide.text.pos import has_tagger
+    from paraguide.resources import warn_missing
 
     config = _from_args(PrepareConfig, args)
-    if config.suggestions == "textrank" and not has_tagger(config.lang):
-        print(
-            "paraguide: warning: NLTK's English POS tagger was not found (set NLTK_DATA); TextRank will use "
-            "every non-stop word as a candidate",
-            file=sys.stderr,
-        )
+    if config.suggestions == "textrank" and config.lang == "en":
+        warn_missing("prepare", ["pos-tagger-en"])
     report = prepare(args.pairs, args.out, config, progress=not args.quiet)
     print(format_report(report))
     return 0
@@ -338,7 +334,8 @@ def _add_suggest(sub) -> None:
               ppdb:FILE           PPDB 2.0 rules (plain or .gz, any size; indexed once on disk), the PPDB 2.0
                                   human-labelled TSV, or 'word1 word2' pair lists
               wordnet[:FOLDER]    WordNet synonyms by part of speech (Open English WordNet YAML; default: the
-                                  shared data's open_english_wordnet/yaml)
+                                  shared data's open_english_wordnet/yaml, else NLTK's wordnet corpus;
+                                  wordnet:nltk for NLTK's)
               cilin[:FILE]        Chinese synonyms from HIT Cilin '=' groups (default: the shared data's copy)
               context             adversarial: phrases near a same-type distractor of the answer in the
                                   context; --input is SQuAD JSON or JSONL with question, context, answer
@@ -359,8 +356,11 @@ def _add_suggest(sub) -> None:
 
 def _run_suggest(args) -> int:
     from paraguide.pipeline.jobs import SuggestJob
+    from paraguide.resources import source_resources, warn_missing
 
-    found, total = _from_args(SuggestJob, args).run()
+    job = _from_args(SuggestJob, args)
+    warn_missing("suggest", source_resources(job.source, job.lang or "en"))
+    found, total = job.run()
     _note(f"{found} of {total} questions ({found / max(1, total):.1%}) got suggestions from {args.source}")
     return 0
 
@@ -456,7 +456,8 @@ _BUILD_SOURCES = """\
                                   for the same word (A&B: the suggestions of A that B agrees with; A|B: A's
                                   suggestions, then B's, each part ranked on its own)
               wordnet[:FOLDER]    WordNet synonyms alone (Open English WordNet YAML; default: the shared
-                                  data's open_english_wordnet/yaml): more questions, fewer good ones
+                                  data's open_english_wordnet/yaml, else NLTK's wordnet corpus): more
+                                  questions, fewer good ones
               interrogative|cilin&mined
                                   Chinese default: question words swapped for equivalents (怎么/如何/怎样,
                                   为什么/为何, 多久/多长时间, 什么/啥 ...), then the Cilin synonyms that people swap in
@@ -547,8 +548,10 @@ def _add_augment(sub) -> None:
 
 def _run_build(args) -> int:
     from paraguide.pipeline import BuildConfig, augment, build_testset, format_summary
+    from paraguide.resources import generator_resources, warn_missing
 
     config = _from_args(BuildConfig, args)
+    warn_missing(args.command, generator_resources(config))
     summary = augment(config) if args.command == "augment" else build_testset(config)
     if summary:  # the main process
         print(format_summary(summary, args.out))
@@ -647,13 +650,50 @@ def _add_perturb(sub) -> None:
 
 def _run_perturb(args) -> int:
     from paraguide.pipeline.perturb import PerturbJob, format_summary
+    from paraguide.resources import perturb_resources, warn_missing
 
     job = _from_args(PerturbJob, args)
+    warn_missing("perturb", perturb_resources(job.lang, squad=bool(job.squad)))
     summary = job.run(progress=not args.quiet)
     print(format_summary(summary))
     _note(
         f"written: {job.out}/" + ("pairs.jsonl" if summary["job"] == "perturb" else "trap.json, traps.jsonl")
     )
+    return 0
+
+
+def _add_doctor(sub) -> None:
+    p = _command(
+        sub,
+        "doctor",
+        "list the resources the defaults use: where each was found, its version, how to get it",
+        """\
+            List every resource that paraguide's defaults read and that a machine may lack: NLTK's English
+            POS tagger (a copy is bundled), WordNet (Open English WordNet YAML, or NLTK's wordnet corpus),
+            the PPDB synonym pairs, the lexicons and corpora of the shared data, the all-MiniLM-L6-v2
+            scorer, and optional models. For each: found or missing, where (the copy used), its version
+            (a short SHA-256 of the file or folder, or the package's version), and the one command that
+            gets it. Informational: the exit status is 0 whatever is missing.
+
+            Where they are looked for: NLTK data in NLTK_DATA, ~/nltk_data and NLTK's other folders, then
+            the shared data's nltk_data, then the bundled copy; the shared data in $PARAGUIDE_SHARED_DATA
+            alone when it is set (a folder that does not exist hides it), else shared/data beside the
+            checkout or the working folder. The commands warn at start, one line per missing resource
+            they use, saying what changes without it.
+            """,
+        """\
+            examples:
+              paraguide doctor
+              PARAGUIDE_SHARED_DATA=/data/paraguide-shared paraguide doctor
+            """,
+    )
+    p.set_defaults(run=_run_doctor)
+
+
+def _run_doctor(args) -> int:
+    from paraguide.resources import format_doctor
+
+    print(format_doctor())
     return 0
 
 
@@ -678,6 +718,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_augment(sub)
     _add_evaluate(sub)
     _add_perturb(sub)
+    _add_doctor(sub)
     parser.commands = sub.choices  # name -> the command's parser (for --config)
     return parser
 

@@ -32,12 +32,11 @@ def write(tmp_path):
     return _write
 
 
-# The shared files the perturbation operations read, by language: one Resources per language for the whole
+# The shared files the perturbation operations read, by language (and, for English, NLTK's POS tagger): one Resources per language for the whole
 # test session (each lexicon loads once, on first use), and every test that uses one skips, naming the file,
 # when any of them is missing.
 PERTURB_FILES = {
     "en": (
-        "nltk_data/taggers/averaged_perceptron_tagger_eng.zip",
         "nltk_data/corpora/words.zip",
         "open_english_wordnet/yaml",
         "en_lexical_constraints/ppdb_synonyms.txt",
@@ -55,13 +54,23 @@ PERTURB_FILES = {
 
 
 def _resources(lang: str):
-    from helpers import shared
+    from helpers import en_tagger, shared
 
     from paraguide.perturb.resources import Resources
 
     for path in PERTURB_FILES[lang]:
         shared(path)
+    if lang == "en":
+        en_tagger()
     return Resources(lang)
+
+
+@pytest.fixture(scope="session")
+def tagger():
+    """NLTK's English POS tagger is there (the test skips, saying so, where it is not)."""
+    from helpers import en_tagger
+
+    en_tagger()
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Shared test helpers: the checkout's root, the shared datasets' folder, and shared(...) to find one.
+"""Shared test helpers: the checkout's root, the shared datasets' folder, shared(...) to find one, and
+en_tagger() for tests that need NLTK's English POS tagger.
 
 Tests import it as `from helpers import ...` (pytest puts tests/ on sys.path, as for tiny_checkpoints and
 toy_corpus); conftest.py imports it too, for the NLTK data path."""
@@ -20,3 +21,18 @@ def shared(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared dataset not available: {path} (set PARAGUIDE_SHARED_DATA to its folder)")
     return path
+
+
+TAGGER_MISSING = (
+    "NLTK's English POS tagger (averaged_perceptron_tagger_eng) is not installed, not even paraguide's bundled "
+    "copy: python -m nltk.downloader averaged_perceptron_tagger_eng"
+)
+
+
+def en_tagger() -> None:
+    """Skip the test, with the reason, when NLTK's English POS tagger is not found (paraguide bundles one,
+    so only a damaged install lacks it; outputs asserted here were made with it)."""
+    from paraguide.text.pos import has_tagger
+
+    if not has_tagger("en"):
+        pytest.skip(TAGGER_MISSING)

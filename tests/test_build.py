@@ -58,7 +58,7 @@ def composition(outputs, table, steps=1, top_k=3, threshold=0.3):
     return QuestionParaphraser(paraphraser, DictSource(table), chain, top_k=top_k, steps=steps), paraphraser
 
 
-def test_in_place_candidates_and_suggestions_ranked_in_place():
+def test_in_place_candidates_and_suggestions_ranked_in_place(tagger):
     from paraguide.score.filters import Substitutes
 
     q1, q2 = "Who designed the music hall?", "When did Germany found the colony?"
@@ -88,7 +88,7 @@ def test_in_place_candidates_and_suggestions_ranked_in_place():
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
 
 
-def test_a_unions_first_source_is_preferred_among_accepted_candidates():
+def test_a_unions_first_source_is_preferred_among_accepted_candidates(tagger):
     from dataclasses import replace
 
     from paraguide.score.filters import Substitutes
@@ -120,7 +120,7 @@ def test_a_unions_first_source_is_preferred_among_accepted_candidates():
     }
 
 
-def test_in_place_candidates_alone_run_no_paraphraser():
+def test_in_place_candidates_alone_run_no_paraphraser(tagger):
     from paraguide.score.filters import Substitutes
 
     q1, q2 = "Who designed the music hall?", "What is it?"
@@ -498,7 +498,7 @@ def test_dureader_robust_in_chinese(tmp_path):
 
 
 @pytest.mark.slow
-def test_adversarial_uses_context_chunks(tmp_path):
+def test_adversarial_uses_context_chunks(tagger, tmp_path):
     config = BuildConfig(
         out=str(tmp_path / "adv"),
         squad=str(EXAMPLE),

@@ -3,13 +3,10 @@
 import json
 
 import pytest
-from helpers import SHARED
 
 from paraguide.suggest.context import ContextChunks, EntityFinder, chunk, sentences
 
-needs_tagger = pytest.mark.skipif(
-    not (SHARED / "nltk_data").is_dir(), reason="English chunking needs NLTK's tagger data (shared nltk_data)"
-)
+needs_tagger = pytest.mark.usefixtures("tagger")  # English chunking tags the passage
 
 BRIDGE = (
     "The bridge was opened in 1998 by the city council. Work on the first tower had started in 1994, "

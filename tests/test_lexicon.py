@@ -411,7 +411,7 @@ def test_chinese_question_words_swap_only_where_they_ask_the_same():
         Interrogatives(lang="fr")
 
 
-def test_english_what_and_which_swap_only_as_determiners():
+def test_english_what_and_which_swap_only_as_determiners(tagger):
     source = load_source("interrogative", lang="en")
     questions = [
         "What year did the Normans conquer England?",
@@ -434,7 +434,7 @@ def test_english_what_and_which_swap_only_as_determiners():
     assert found[4:] == [[]] * 5
 
 
-def test_a_union_keeps_each_sources_suggestions_in_order(wordnet, tmp_path):
+def test_a_union_keeps_each_sources_suggestions_in_order(tagger, wordnet, tmp_path):
     from paraguide.suggest import Union
 
     pairs = tmp_path / "pairs.txt"

@@ -100,7 +100,7 @@ def test_products_need_a_product_type(en_resources):
     )
 
 
-def test_wordnet_instances_are_used_where_the_index_has_them():
+def test_wordnet_instances_are_used_where_the_index_has_them(tagger):
     """Open English WordNet's 2025 edition has no named instances; NLTK's WordNet has: Paris -> Berlin."""
     wn = WordNet.__new__(WordNet)
     wn._load(

@@ -4,15 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import DIFFERENT, SAME, Perturbation, Skip, edit, parse
 from paraguide.perturb.negation import NegateAdjective, NegateAntonym, NegateVerb
-
-
-@pytest.fixture(scope="module")
-def tagger():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
 
 
 def run(cls, lang: str, text: str):

@@ -50,7 +50,7 @@ def test_edits_apply_by_character_offsets_and_refuse_a_mismatch():
     )
 
 
-def test_particles_exact_outputs():
+def test_particles_exact_outputs(tagger):
     en = Perturber("en", ["discourse_particle"], seed=13).perturb(["Why do people dream?", "So what is it?"])
     assert [(o.index, o.operation, getattr(o.result, "perturbed", o.result)) for o in en] == [
         (0, "insert_particle", "Well, why do people dream?"),

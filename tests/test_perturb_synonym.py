@@ -70,7 +70,7 @@ def test_synonyms_chinese(zh_resources, cls, question, expected):
     assert run(cls, zh_resources, question) == expected
 
 
-def test_about_words_markers():
+def test_about_words_markers(tagger):
     [en, zh, plain] = parse(["What is the meaning of life?"], "en") + parse(
         ["高的反义词", "北京下雨吗"], "zh"
     )

@@ -4,15 +4,9 @@ same tense, exact outputs on hand-written English and Chinese questions, and the
 from __future__ import annotations
 
 import pytest
-from helpers import shared
 
 from paraguide.perturb.base import DIFFERENT, Perturbation, Skip, edit, parse
 from paraguide.perturb.temporal import InsertTemporal, ReplaceTemporal
-
-
-@pytest.fixture(scope="module")
-def tagger():
-    shared("nltk_data/taggers/averaged_perceptron_tagger_eng.zip")
 
 
 def run(cls, lang: str, text: str):

@@ -28,3 +28,21 @@ def test_python_api_section_runs(tmp_path, monkeypatch):
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0, "a README example printed something else (see above)"
     assert (tmp_path / "runs" / "api-paraphraser" / "model.safetensors").exists()
+
+
+def test_demo_prints_what_the_readme_quotes(tmp_path, monkeypatch, capsys):
+    """`make demo`'s command (read from the Makefile) prints the README's quote exactly, with or without
+    the shared data (CI runs this test both ways)."""
+    import re
+    import shlex
+
+    from paraguide.cli import main
+
+    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ndemo:")[1].split("\n\n")[0]
+    command = shlex.split(recipe.split("$(BIN)/paraguide", 1)[1].replace("\\\n", " "))
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--quiet"]) == 0
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quote = re.search(r"```\n(testset: .*?)```", readme, re.S).group(1)
+    assert capsys.readouterr().out == quote

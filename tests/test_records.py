@@ -62,7 +62,7 @@ def test_presets_fill_what_is_left_unset():
     assert BuildConfig(out="o", pairs="p.tsv").generator_config() == GeneratorConfig(lang="en")
 
 
-def test_paraphrase_many_gives_strings_or_none():
+def test_paraphrase_many_gives_strings_or_none(tagger):
     table = {"Who designed the hall?": [("plan", "designed", (1, 2))]}
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
     ranker = TableScorer({"Who planned the hall?": 0.99})

@@ -61,8 +61,7 @@ def test_window_must_link_neighbours():
         TextRank("en", window=1)
 
 
-@pytest.mark.skipif(not has_tagger("en"), reason="NLTK's English tagger data (NLTK_DATA) is not available")
-def test_gan_ng_figure_3():
+def test_gan_ng_figure_3(tagger):
     ranker = TextRank("en")
     target = [
         p.text for p in ranker.keyphrases("how can i know how many devices are connected to my wifi network?")

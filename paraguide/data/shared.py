@@ -7,20 +7,44 @@ import os
 from pathlib import Path
 
 
-def find_shared(relative: str) -> Path | None:
-    """A shared resource: under ``$PARAGUIDE_SHARED_DATA``, or ``shared/data`` beside the checkout or the
-    working folder; None when it is nowhere."""
-    roots = [os.environ.get("PARAGUIDE_SHARED_DATA")]
+def shared_roots() -> list[Path]:
+    """The folders searched for the shared datasets: ``$PARAGUIDE_SHARED_DATA`` alone when it is set (a
+    folder that does not exist hides them all), else ``shared/data`` beside the checkout or the working
+    folder."""
+    given = os.environ.get("PARAGUIDE_SHARED_DATA")
+    if given:
+        return [Path(given)]
     here = Path(__file__).resolve().parents[2]
-    roots += [
+    return [
         here.parent / "shared" / "data",
         Path.cwd().parent / "shared" / "data",
         Path.cwd() / "shared" / "data",
     ]
-    for root in roots:
-        if root and (Path(root) / relative).exists():
-            return Path(root) / relative
+
+
+def find_shared(relative: str) -> Path | None:
+    """A shared resource: ``relative`` under the first of :func:`shared_roots` that holds it; None when it
+    is nowhere."""
+    for root in shared_roots():
+        if (root / relative).exists():
+            return root / relative
     return None
+
+
+# The NLTK data bundled with paraguide: the English POS tagger only (paraguide/nltk_data/README.md).
+BUNDLED_NLTK_DATA = Path(__file__).resolve().parents[1] / "nltk_data"
+
+
+def nltk_data_path() -> list[str]:
+    """NLTK's search path as paraguide uses it, set once in ``nltk.data.path``: NLTK's own (``NLTK_DATA``,
+    ``~/nltk_data``, ``/usr/share/nltk_data`` ...), then the shared data's ``nltk_data``, then the copy
+    bundled with paraguide (:data:`BUNDLED_NLTK_DATA`)."""
+    import nltk
+
+    for folder in (find_shared("nltk_data"), BUNDLED_NLTK_DATA):
+        if folder is not None and str(folder) not in nltk.data.path:
+            nltk.data.path.append(str(folder))
+    return nltk.data.path
 
 
 def cache_dir(kind: str) -> Path:

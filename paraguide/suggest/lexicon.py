@@ -164,6 +164,20 @@ def index_from_nltk(wn) -> dict:
     }
 
 
+def _nltk_wordnet():
+    """NLTK's wordnet corpus reader when its data is installed, else None."""
+    from nltk.corpus import wordnet
+
+    from paraguide.data.shared import nltk_data_path
+
+    nltk_data_path()
+    try:
+        wordnet.ensure_loaded()
+    except LookupError:
+        return None
+    return wordnet
+
+
 class WordNet:
     """WordNet synonyms: ``WordNet().suggest(questions)``; ``synonyms("car", "n")``, ``antonyms("good")``.
     Arguments: see :meth:`__init__`."""
@@ -176,29 +190,29 @@ class WordNet:
         stopwords: frozenset[str] | None = None,
         max_sense: int | None = 2,
     ):
-        """``path``: Open English WordNet's YAML folder (default: the shared data's), or ``"nltk"`` for
-        NLTK's wordnet corpus when it is installed. ``stopwords``: the English list unless given.
+        """``path``: Open English WordNet's YAML folder (default: the shared data's; where there is none,
+        NLTK's wordnet corpus when it is installed), or ``"nltk"`` for NLTK's wordnet corpus. ``stopwords``: the English list unless given.
         ``max_sense``: :meth:`suggest` takes synonyms from a word's first ``max_sense`` senses only (None:
         all; why two: docs/suggest.md)."""
         self.stopwords = stopwords if stopwords is not None else load_stopwords("en")
         self.max_sense = max_sense
         self.files: tuple[Path, ...] = ()  # NLTK's corpus is identified by the installed nltk_data alone
+        if path is None and find_shared("open_english_wordnet/yaml") is None and _nltk_wordnet() is not None:
+            path = "nltk"  # no Open English WordNet: NLTK's corpus, when installed (commands warn first)
         if path is not None and os.fspath(path) == "nltk":
-            from nltk.corpus import wordnet
-
-            try:
-                index = index_from_nltk(wordnet)
-            except LookupError as e:
+            wordnet = _nltk_wordnet()
+            if wordnet is None:
                 raise FileNotFoundError(
-                    "NLTK's wordnet corpus is not installed (nltk.download('wordnet'))"
-                ) from e
-            self._load(index)
+                    "NLTK's wordnet corpus is not installed: python -m nltk.downloader wordnet"
+                )
+            self._load(index_from_nltk(wordnet))
             return
         path = Path(path) if path else find_shared("open_english_wordnet/yaml")
         if path is None:
             raise FileNotFoundError(
                 "no WordNet: pass the Open English WordNet YAML folder (open_english_wordnet/yaml in the "
-                "shared data), or set PARAGUIDE_SHARED_DATA"
+                "shared data; set PARAGUIDE_SHARED_DATA), or python -m nltk.downloader wordnet "
+                "(paraguide doctor lists what is found)"
             )
         self._load(build_wordnet_index(path))
         self.files = (path,)

@@ -1,6 +1,6 @@
 """Part-of-speech tagging with character spans: NLTK's averaged perceptron tagger for English (Penn tags;
-its data, ``averaged_perceptron_tagger_eng``, is found through ``NLTK_DATA`` or the shared datasets and may
-be absent: :func:`has_tagger` tells, and callers decide), jieba's ``posseg`` for Chinese (ICTCLAS-style
+its data, ``averaged_perceptron_tagger_eng``, is found in NLTK's data folders, the shared datasets or the
+copy bundled with paraguide, and may be absent: :func:`has_tagger` tells, and callers decide), jieba's ``posseg`` for Chinese (ICTCLAS-style
 tags; it segments the text itself, so the tagged tokens are posseg's words).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from paraguide.data.shared import find_shared
+from paraguide.data.shared import nltk_data_path
 from paraguide.text.tokenize import check_lang, jieba_module, tokenize_spans
 
 
@@ -28,24 +28,17 @@ class TaggerUnavailable(LookupError):
 
 @lru_cache(maxsize=1)
 def _perceptron():
-    import nltk
     from nltk.tag.perceptron import PerceptronTagger
 
+    nltk_data_path()  # NLTK's own folders, then the shared data's, then the copy bundled with paraguide
     try:
         return PerceptronTagger(lang="eng")
     except (LookupError, OSError, ValueError):
-        pass
-    shared = find_shared("nltk_data")  # the shared datasets' copy, when NLTK_DATA does not name one
-    if shared is not None and str(shared) not in nltk.data.path:
-        nltk.data.path.append(str(shared))
-        try:
-            return PerceptronTagger(lang="eng")
-        except (LookupError, OSError, ValueError):
-            pass
-    raise TaggerUnavailable(
-        "NLTK's English POS tagger (averaged_perceptron_tagger_eng) was not found; set NLTK_DATA to a "
-        "folder holding taggers/averaged_perceptron_tagger_eng.zip"
-    )
+        raise TaggerUnavailable(
+            "NLTK's English POS tagger (averaged_perceptron_tagger_eng) was not found: "
+            "python -m nltk.downloader averaged_perceptron_tagger_eng (or set NLTK_DATA to a folder holding "
+            "taggers/averaged_perceptron_tagger_eng.zip); paraguide doctor lists what is found"
+        ) from None
 
 
 def has_tagger(lang: str) -> bool:
