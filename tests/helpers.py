@@ -20,3 +20,20 @@ def shared(relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared dataset not available: {path} (set PARAGUIDE_SHARED_DATA to its folder)")
     return path
+
+
+class _Planted:
+    """What a tampered checkpoint holds: unpickling it runs a shell command that creates ``target``."""
+
+    def __init__(self, target: Path):
+        self.target = target
+
+    def __reduce__(self):
+        return os.system, (f"touch '{self.target}'",)
+
+
+def malicious_pickle(target: Path) -> bytes:
+    """A pickle that, if anything ever loads it, creates the file ``target`` (the test then fails)."""
+    import pickle
+
+    return pickle.dumps(_Planted(target))

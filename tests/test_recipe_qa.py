@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import ROOT
+from helpers import ROOT, malicious_pickle
 
 RECIPE = ROOT / "recipes" / "qa"
 
@@ -332,6 +332,51 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(data, tmp_path):
     assert (tmp_path / "cut" / "tokenizer.json").exists()
     # a finished run is not resumed again
     assert run_qa.main(common(tmp_path / "cut", **base, resume=True)) == 1
+
+
+def test_resume_refuses_a_planted_pickle_and_edited_training_data(capsys, tiny_model, data, tmp_path):
+    """Issue 32, items 3 and 4: a checkpoint holding a pickle is refused by name and never opened; a
+    training file edited between the kill and --resume is refused by name; the untouched run resumes."""
+    train = write_json(tmp_path / "train.json", squad(EN_FACTS))
+    out = tmp_path / "run"
+    base = dict(model_name_or_path=str(tiny_model), train_file=str(train), max_steps=3, save_steps=1)
+
+    class Killed(Exception):
+        pass
+
+    def kill(step):
+        if step == 2:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_qa.main(common(out, **base), on_step=kill)
+    ckpt = out / "checkpoint-2"
+    assert not pickled_names(ckpt) and (ckpt / "optimizer.safetensors").exists()
+
+    pwned = tmp_path / "pwned"
+    (ckpt / "custom_checkpoint_0.pkl").write_bytes(malicious_pickle(pwned))
+    fails(capsys, common(out, **base, resume=True), str(ckpt), "custom_checkpoint_0.pkl", "pickle")
+    assert not pwned.exists()
+    (ckpt / "custom_checkpoint_0.pkl").unlink()
+    (ckpt / "scheduler.bin").write_bytes(malicious_pickle(pwned))
+    fails(capsys, common(out, **base, resume=True), "scheduler.bin")
+    assert not pwned.exists()
+    (ckpt / "scheduler.bin").unlink()
+
+    original = train.read_bytes()
+    edited = squad([(s, q.replace("What", "Which"), a) for s, q, a in EN_FACTS])
+    write_json(train, edited)
+    fails(capsys, common(out, **base, resume=True), str(train.resolve()), "changed")
+    train.write_bytes(original)
+    assert run_qa.main(common(out, **base, resume=True)) == 0
+    assert json.loads((out / "all_results.json").read_text())["train"]["steps"] == 3
+    assert not pwned.exists()
+
+
+def pickled_names(folder):
+    from recipes.train_state import pickled_files
+
+    return pickled_files(folder)
 
 
 def span_log_probs(folder, texts):

@@ -181,6 +181,44 @@ def test_resume_reaches_the_same_weights(trained, toy, tmp_path):
     assert before > 0 and json.loads((out / "all_results.json").read_text())["train_runtime_s"] > before
 
 
+def test_resume_refuses_a_planted_pickle_and_flipped_labels(toy, tmp_path, capsys):
+    """Issue 32, items 3 and 4: a checkpoint holding a pickle is refused by name and never opened; a
+    training file whose labels were flipped between the kill and --resume is refused by name."""
+    from helpers import malicious_pickle
+
+    train = tmp_path / "train.tsv"
+    shutil.copy(toy / "train.tsv", train)
+    run = ["--model_name_or_path", str(toy / "tiny-bert"), "--train_file", str(train), "--output_dir",
+           str(tmp_path / "full"), "--per_device_train_batch_size", "16", "--max_steps", "3", "--save_steps", "2",
+           "--max_seq_length", "24"]  # fmt: skip
+    assert main(run) == 0
+    capsys.readouterr()
+    # A run killed after its step-2 checkpoint: only that checkpoint and the run's options are left.
+    out = tmp_path / "killed"
+    ckpt = out / "checkpoints" / "step-2"
+    shutil.copytree(tmp_path / "full" / "checkpoints" / "step-2", ckpt)
+    shutil.copy(tmp_path / "full" / "run_args.json", out / "run_args.json")
+    resume = [*run[:5], str(out), *run[6:], "--resume"]
+
+    pwned = tmp_path / "pwned"
+    (ckpt / "custom_checkpoint_0.pkl").write_bytes(malicious_pickle(pwned))
+    err = _error(capsys, resume)
+    assert str(ckpt) in err and "custom_checkpoint_0.pkl" in err and "pickle" in err
+    assert not pwned.exists() and not (out / "model.safetensors").exists()
+    (ckpt / "custom_checkpoint_0.pkl").unlink()
+
+    original = train.read_text()
+    flipped = [line.rsplit("\t", 1) for line in original.splitlines()]
+    train.write_text("".join(f"{rest}\t{1 - int(y)}\n" for rest, y in flipped))
+    err = _error(capsys, resume)
+    assert str(train.resolve()) in err and "changed" in err
+    assert not (out / "model.safetensors").exists()
+    train.write_text(original)
+    assert main(resume) == 0
+    a, b = weights(tmp_path / "full"), weights(out)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
 @pytest.mark.slow
 def test_two_processes_with_accelerate_equal_one_process(toy, tmp_path):
     common = ["--model_name_or_path", str(toy / "tiny-bert"), "--train_file", str(toy / "train.tsv"),

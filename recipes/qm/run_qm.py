@@ -36,10 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
+from paraguide.data.fingerprint import changed_files, fingerprints  # noqa: E402
 from paraguide.data.io import read_jsonl, write_json  # noqa: E402
 from paraguide.data.pairs import detect_format, label_set, read_pairs  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
-from paraguide.model.train import save_state_atomically  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
@@ -51,6 +51,7 @@ from recipes.common import (  # noqa: E402
     load_tokenizer_checked,
     scratch_config,
 )
+from recipes.train_state import check_checkpoint_state, load_training_state, save_training_state  # noqa: E402
 
 PREDICTION_FORMATS = ("tsv", "jsonl")
 CHECKPOINTS = "checkpoints"
@@ -397,25 +398,43 @@ def build_model(
 
 def newest_checkpoint(out: Path) -> Path | None:
     found = sorted(
-        (p for p in (out / CHECKPOINTS).glob("step-*") if p.is_dir()), key=lambda p: int(p.name[5:])
+        (p for p in (out / CHECKPOINTS).glob("step-*") if p.is_dir() and p.name[5:].isdigit()),
+        key=lambda p: int(p.name[5:]),
     )
     return found[-1] if found else None
 
 
+def run_inputs(margs, dargs) -> dict[str, dict]:
+    """The content hash of every file the training reads (paraguide's run identity,
+    paraguide/data/fingerprint.py): --resume refuses a training file or model folder edited since."""
+    return fingerprints({"train file": dargs.train_file, "model folder": margs.model_name_or_path})
+
+
 def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | None:
-    """Check --resume/--overwrite_output_dir against what ``out`` holds; the checkpoint to resume from."""
+    """Check --resume/--overwrite_output_dir against what ``out`` holds; the checkpoint to resume from.
+    run_args.json keeps the options that decide what is learned and the content hashes of the input files
+    (``inputs``): a resumed run must have the same (anything changed is named)."""
     identity = {k: v for k, v in {**asdict(margs), **asdict(dargs), **asdict(rargs)}.items() if k in IDENTITY}
+    inputs = run_inputs(margs, dargs) if dargs.train_file else {}
     held = out / RUN_ARGS
     if rargs.resume:
         ckpt = newest_checkpoint(out)
         if ckpt is None:
             raise DataError(str(out), "--resume: no checkpoint to continue from (checkpoints/step-N)")
+        check_checkpoint_state(ckpt, "state.json")  # a checkpoint holding a pickle is refused, unopened
         before = json.loads(held.read_text(encoding="utf-8")) if held.exists() else {}
         changed = [k for k in IDENTITY if before.get(k) != identity.get(k)]
         if changed:
             raise DataError(
                 str(held),
                 f"--resume with changed options: {', '.join(changed)} (they decide what is learned)",
+            )
+        files = changed_files(before.get("inputs") or {}, inputs)
+        if files:
+            raise DataError(
+                str(out),
+                "cannot resume, an input changed since the run started: " + "; ".join(files) + " (resume "
+                "with the original files, or start again with --overwrite_output_dir)",
             )
         return ckpt
     if dargs.train_file and (held.exists() or (out / CHECKPOINTS).exists()):
@@ -427,7 +446,7 @@ def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | No
             shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
     accelerator.wait_for_everyone()
     if accelerator.is_main_process and dargs.train_file:
-        write_json(held, identity)
+        write_json(held, {**identity, "inputs": inputs})
     return None
 
 
@@ -463,11 +482,9 @@ def train(
     # saved with the checkpoints all the same.
     scheduler = get_linear_schedule_with_warmup(optimizer, int(rargs.warmup_ratio * total), total)
     model, optimizer = accelerator.prepare(model, optimizer)
-    accelerator.register_for_checkpointing(scheduler)
     step, history, seconds_before = 0, [], 0.0
     if resume_from is not None:
-        accelerator.load_state(str(resume_from))
-        state = json.loads((resume_from / "state.json").read_text(encoding="utf-8"))
+        state = load_training_state(accelerator, resume_from, model, optimizer, scheduler, "state.json")
         # seconds: training time of the segments before this one, so a resumed run reports its whole time
         step, history, seconds_before = state["step"], state["history"], state.get("seconds", 0.0)
         log(f"resumed from {resume_from} at step {step}")
@@ -506,7 +523,8 @@ def train(
         stop = accelerator.reduce(torch.tensor(float(over), device=accelerator.device), "sum").item() > 0
         if step % rargs.save_steps == 0 and step < total:
             seconds = seconds_before + time.monotonic() - start
-            save_checkpoint(out, step, history, seconds, rargs.save_total_limit, accelerator)
+            save_checkpoint(out, step, history, seconds, rargs.save_total_limit, accelerator,
+                            (model, optimizer, scheduler))  # fmt: skip
         if stop and step < total:
             log(f"--max_train_minutes {rargs.max_train_minutes} reached at step {step}/{total}: stopping")
             break
@@ -521,11 +539,14 @@ def train(
     }  # fmt: skip
 
 
-def save_checkpoint(out: Path, step: int, history: list, seconds: float, keep: int, accelerator) -> None:
-    """checkpoints/step-N (paraguide's atomic save: never half-written under its final name) with the loss
-    history and the training seconds so far; the oldest beyond ``keep`` removed."""
+def save_checkpoint(
+    out: Path, step: int, history: list, seconds: float, keep: int, accelerator, parts
+) -> None:
+    """checkpoints/step-N (recipes/train_state.py: safetensors and JSON, no pickle; never half-written
+    under its final name) with the loss history and the training seconds so far; ``parts``: (model,
+    optimizer, scheduler). The oldest beyond ``keep`` removed."""
     state = {"step": step, "history": history, "seconds": round(seconds, 2)}
-    save_state_atomically(accelerator, out / CHECKPOINTS / f"step-{step}", "state.json", state)
+    save_training_state(accelerator, out / CHECKPOINTS / f"step-{step}", *parts, "state.json", state)
     if accelerator.is_main_process:
         done = sorted((p for p in (out / CHECKPOINTS).glob("step-*")), key=lambda p: int(p.name[5:]))
         for old in done[:-keep] if keep > 0 else []:
