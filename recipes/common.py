@@ -228,17 +228,70 @@ def check_checkpoint(path: str | os.PathLike, auto_class=None, max_length: int |
     return config
 
 
-def load_model_checked(path: str | os.PathLike, auto_class, **kw):
+def load_model_checked(path: str | os.PathLike, auto_class, new_head: bool = False, **kw):
     """``auto_class.from_pretrained`` of :func:`checkpoint_folder` (path) after :func:`check_checkpoint`:
     local files only, safetensors only, no remote code; ``kw`` go to from_pretrained (config, num_labels,
-    ...)."""
+    ...). The weights must be the model's (:func:`check_loaded_weights`); ``new_head``: training starts
+    here, so the task head (and BERT's pooler) may be missing from the folder and is initialised."""
     check_checkpoint(path, auto_class)
     folder = checkpoint_folder(path)
-    kw.update(local_files_only=True, trust_remote_code=False, use_safetensors=True)
+    kw.update(local_files_only=True, trust_remote_code=False, use_safetensors=True, output_loading_info=True)
     try:
-        return auto_class.from_pretrained(folder, **kw)
-    except (OSError, ValueError, RuntimeError) as e:
+        model, info = auto_class.from_pretrained(folder, **kw)
+    except RuntimeError as e:  # transformers' refusal of weights of another shape than the config's
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(
+            f"{folder}: its weights do not match its config.json (loading it as {auto_class.__name__}: "
+            f"{first}). Was config.json edited? Give the folder as it was saved"
+        ) from None
+    except (OSError, ValueError) as e:
         raise CheckpointError(f"{folder}: cannot load the checkpoint as {auto_class.__name__}: {e}") from None
+    check_loaded_weights(folder, model, info, new_head)
+    return model
+
+
+def check_loaded_weights(folder: Path, model, info: dict, new_head: bool) -> None:
+    """CheckpointError naming ``folder`` when the weights it holds are not the model its config.json
+    describes: transformers only warns, and a model with a layer left at random, or a layer of the file
+    dropped, trains and scores without an error (a config.json edited to another model_type or fewer
+    layers). Allowed: the weights of another task's head in the file (e.g. BERT's pre-training heads, a QA
+    model's head when training a classifier) and, only with ``new_head``, the task head (and pooler) that
+    fine-tuning initialises. Any encoder weight missing, unused or of another shape is refused."""
+    prefix = model.base_model_prefix
+    encoder_parts = {name for name, _ in model.base_model.named_children()} - {"pooler"}
+
+    def in_encoder(key: str) -> bool:
+        if prefix and key.startswith(prefix + "."):
+            key = key[len(prefix) + 1 :]
+            if key.split(".")[0] not in encoder_parts and not key.startswith("pooler."):
+                return True  # under the encoder's name, yet none of its parts: another model's layout
+        return key.split(".")[0] in encoder_parts
+
+    # BERT's pooler counts as head here: a QA model has none, a classifier needs one.
+    missing = [k for k in info.get("missing_keys", []) if not new_head or in_encoder(k)]
+    unexpected = [k for k in info.get("unexpected_keys", []) if in_encoder(k)]
+    mismatched = [
+        k if isinstance(k, str) else k[0]
+        for k in info.get("mismatched_keys", [])
+        if not new_head or in_encoder(k if isinstance(k, str) else k[0])
+    ]
+    problems = []
+    for what, keys in (
+        ("not in the folder (would be left at random)", missing),
+        ("in the folder but not used by the model", unexpected),
+        ("of another shape than the model's", mismatched),
+    ):
+        if keys:
+            shown = ", ".join(sorted(keys)[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
+            problems.append(f"{len(keys)} weight(s) {what}: {shown}")
+    if problems:
+        raise CheckpointError(
+            f"{folder}: its weights do not match its config.json (model_type {model.config.model_type!r}, "
+            f"num_hidden_layers {getattr(model.config, 'num_hidden_layers', '?')}): "
+            + "; ".join(problems)
+            + ". Was "
+            "config.json edited? Give the folder as it was saved"
+        )
 
 
 def load_tokenizer_checked(path: str | os.PathLike, need_fast: bool = False):

@@ -544,6 +544,26 @@ def test_a_checkpoint_that_is_not_a_qa_model(capsys, tiny_model, data, tmp_path)
     fails(capsys, argv, str(encoder), "no trained question-answering head")
 
 
+@pytest.mark.parametrize(
+    "edit", [{"num_hidden_layers": 1}, {"num_hidden_layers": 3}, {"model_type": "roberta"}]
+)
+def test_a_model_folder_whose_config_was_edited_is_refused(capsys, tiny_model, data, tmp_path, edit):
+    """Issue 32, item 8: weights that do not match config.json (a layer dropped or left at random, another
+    model type) are refused, naming the folder, for evaluation and for training; nothing is written."""
+    import shutil
+
+    folder = tmp_path / "edited"
+    shutil.copytree(tiny_model, folder)
+    config = json.loads((folder / "config.json").read_text())
+    write_json(folder / "config.json", {**config, **edit})
+    out = tmp_path / "o"
+    evaluate = common(out, model_name_or_path=str(folder), test_files=[str(data["original"])])
+    fails(capsys, evaluate, str(folder), "weights do not match its config.json")
+    train = common(out, model_name_or_path=str(folder), train_file=str(data["train"]), max_steps=1)
+    fails(capsys, train, str(folder), "weights do not match its config.json")
+    assert not out.exists()
+
+
 def test_bad_options_and_a_used_output_folder(capsys, tiny_model, data, tmp_path):
     fails(
         capsys,

@@ -289,6 +289,23 @@ def test_a_pickle_only_checkpoint_is_refused_before_unpickling(toy, tmp_path, ca
     assert not (tmp_path / "pwned").exists()
 
 
+@pytest.mark.parametrize("edit", [{"num_hidden_layers": 1}, {"model_type": "electra"}])
+def test_a_model_folder_whose_config_was_edited_is_refused(toy, tmp_path, capsys, edit):
+    """Issue 32, item 8: an encoder whose config.json no longer matches its weights is refused (the
+    classifier head is the only weight a training may add), naming the folder; nothing is written."""
+    folder = tmp_path / "edited"
+    shutil.copytree(toy / "tiny-bert", folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, **edit}))
+    out = tmp_path / "o"
+    assert main(["--model_name_or_path", str(folder), "--train_file", str(toy / "train.tsv"),
+                 "--output_dir", str(out), "--max_steps", "1"]) == 2  # fmt: skip
+    err = capsys.readouterr().err  # after transformers' loading progress bar
+    assert "Traceback" not in err and "run_qm.py: error:" in err
+    assert str(folder) in err and "weights do not match its config.json" in err
+    assert not out.exists()
+
+
 def test_two_test_files_with_one_name_and_a_missing_file_are_errors(toy, tmp_path, capsys):
     other = tmp_path / "test.tsv"
     shutil.copy(toy / "test.tsv", other)

@@ -500,6 +500,15 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
                 + "; ".join(changed)
                 + "); resume with the original options and files, or start again with --overwrite_output_dir"
             )
+    from transformers import AutoModelForQuestionAnswering
+
+    set_seed(rargs.seed)
+    if margs.from_scratch is None:
+        # Loaded before anything is written: a folder whose weights are not its config's is refused (named).
+        # Training may start from an encoder (its QA head is new); evaluation needs every weight there.
+        model = load_model_checked(
+            model_folder, AutoModelForQuestionAnswering, new_head=bool(dargs.train_file), config=config
+        )
     if accelerator.is_main_process:
         out.mkdir(parents=True, exist_ok=True)
         if ckpt is None:  # a new run (or --resume with no checkpoint yet): nothing of an earlier one is kept
@@ -511,11 +520,8 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
             out / "run_args.json", {"model": asdict(margs), "data": asdict(dargs), "run": asdict(rargs)}
         )
     accelerator.wait_for_everyone()
-    set_seed(rargs.seed)
 
-    # ---- tokenizer and model
-    from transformers import AutoModelForQuestionAnswering
-
+    # ---- tokenizer and model (from scratch)
     if margs.from_scratch:
         if accelerator.is_main_process and not (ckpt is not None and (out / "tokenizer.json").exists()):
             texts = [t for e in train_examples for t in (e["question"], e["context"])]
@@ -540,7 +546,6 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
             + f", vocabulary {len(tokenizer)})"
         )
     else:
-        model = load_model_checked(model_folder, AutoModelForQuestionAnswering, config=config)
         base = str(model_folder)
     keys = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in tokenizer.model_input_names]
     results: dict = {"seed": rargs.seed, "base_model": base, "lang": margs.lang, "processes": world}

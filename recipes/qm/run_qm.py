@@ -387,8 +387,8 @@ def build_model(
     if margs.dropout is not None:
         extra.update(hidden_dropout_prob=margs.dropout, attention_probs_dropout_prob=margs.dropout)
     model = load_model_checked(
-        path, AutoModelForSequenceClassification, num_labels=len(values), id2label=id2label, label2id=label2id,
-        ignore_mismatched_sizes=trained, **extra,
+        path, AutoModelForSequenceClassification, new_head=True, num_labels=len(values), id2label=id2label,
+        label2id=label2id, ignore_mismatched_sizes=trained, **extra,
     )  # fmt: skip
     return model, tokenizer, values
 
@@ -410,12 +410,14 @@ def run_inputs(margs, dargs) -> dict[str, dict]:
     return fingerprints({"train file": dargs.train_file, "model folder": margs.model_name_or_path})
 
 
-def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | None:
-    """Check --resume/--overwrite_output_dir against what ``out`` holds; the checkpoint to resume from.
-    run_args.json keeps the options that decide what is learned and the content hashes of the input files
-    (``inputs``): a resumed run must have the same (anything changed is named)."""
+def check_output_dir(out: Path, margs, dargs, rargs) -> tuple[Path | None, dict]:
+    """Check --resume/--overwrite_output_dir against what ``out`` holds, reading only: (the checkpoint to
+    resume from or None, the run's record for run_args.json). The record keeps the options that decide
+    what is learned and the content hashes of the input files (``inputs``): a resumed run must have the same
+    (anything changed is named)."""
     identity = {k: v for k, v in {**asdict(margs), **asdict(dargs), **asdict(rargs)}.items() if k in IDENTITY}
     inputs = run_inputs(margs, dargs) if dargs.train_file else {}
+    record = {**identity, "inputs": inputs}
     held = out / RUN_ARGS
     if rargs.resume:
         ckpt = newest_checkpoint(out)
@@ -436,18 +438,28 @@ def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | No
                 "cannot resume, an input changed since the run started: " + "; ".join(files) + " (resume "
                 "with the original files, or start again with --overwrite_output_dir)",
             )
-        return ckpt
-    if dargs.train_file and (held.exists() or (out / CHECKPOINTS).exists()):
-        if not rargs.overwrite_output_dir:
-            raise DataError(
-                str(out), "already holds a run: give --resume to continue it or --overwrite_output_dir"
-            )
-        if accelerator.is_main_process:
-            shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
+        return ckpt, record
+    if (
+        dargs.train_file
+        and (held.exists() or (out / CHECKPOINTS).exists())
+        and not rargs.overwrite_output_dir
+    ):
+        raise DataError(
+            str(out), "already holds a run: give --resume to continue it or --overwrite_output_dir"
+        )
+    return None, record
+
+
+def claim_output_dir(out: Path, record: dict, resuming: bool, dargs, rargs, accelerator) -> None:
+    """Create ``out``; a new training run discards an earlier run's checkpoints (--overwrite_output_dir,
+    checked by :func:`check_output_dir`) and writes its record, run_args.json."""
+    if accelerator.is_main_process:
+        out.mkdir(parents=True, exist_ok=True)
+        if dargs.train_file and not resuming:
+            if rargs.overwrite_output_dir:
+                shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
+            write_json(out / RUN_ARGS, record)
     accelerator.wait_for_everyone()
-    if accelerator.is_main_process and dargs.train_file:
-        write_json(held, {**identity, "inputs": inputs})
-    return None
 
 
 def train(
@@ -686,12 +698,13 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments) -> dic
         read_set(n, p, labels, False, dargs.max_test_samples)
         for n, p in named_files(dargs.predict_files, "predict", names)
     ]
-    if accelerator.is_main_process:
-        out.mkdir(parents=True, exist_ok=True)
-    accelerator.wait_for_everyone()
-    resume_from = prepare_output_dir(out, margs, dargs, rargs, accelerator)
+    resume_from, record = check_output_dir(out, margs, dargs, rargs)
     set_seed(rargs.seed)
-    model, tokenizer, values = build_model(margs, dargs, rargs, labels, train_set, accelerator)
+    # A model folder is loaded before anything is written (one whose weights are not its config's is refused);
+    # from scratch, the vocabulary is built in the output folder once it is claimed.
+    built = None if margs.from_scratch else build_model(margs, dargs, rargs, labels, train_set, accelerator)
+    claim_output_dir(out, record, resume_from is not None, dargs, rargs, accelerator)
+    model, tokenizer, values = built or build_model(margs, dargs, rargs, labels, train_set, accelerator)
     base = (
         f"from scratch ({margs.from_scratch}, character vocabulary)"
         if margs.from_scratch
