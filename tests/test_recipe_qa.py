@@ -590,6 +590,35 @@ def test_bad_options_and_a_used_output_folder(capsys, tiny_model, data, tmp_path
     fails(capsys, [str(bad_json)], str(bad_json), "no_such_option")
 
 
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ({"overwrite_output_dir": "false"}, 'overwrite_output_dir must be true or false, got "false"'),
+        ({"seed": [1]}, "seed must be a whole number, got [1]"),
+        ({"seed": 1.5}, "seed must be a whole number, got 1.5"),
+        ({"max_steps": 0.5}, "max_steps must be a whole number, got 0.5"),
+        ({"test_files": "original.json"}, "test_files must be a list of strings"),
+        ({"learning_rate": "fast"}, "learning_rate must be a number"),
+        ({"lang": 1}, "lang must be a string, got 1"),
+        ({"seed": -1}, "seed must be at least 0, got -1"),
+        ({"per_device_train_batch_size": 0}, "per_device_train_batch_size must be at least 1"),
+    ],
+)
+def test_json_options_are_typed_before_the_output_folder_is_touched(
+    capsys, tiny_model, data, tmp_path, bad, says
+):
+    """Issue 32, item 6: a JSON options file's values are checked against the options' types (and ranges);
+    the error names the file and the key, and a run already in the output folder is left as it was."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "model.safetensors").write_bytes(b"a finished run")
+    args = options(out, model_name_or_path=str(tiny_model), train_file=str(data["train"]), max_steps=2)
+    path = write_json(tmp_path / "args.json", {**args, **bad})
+    fails(capsys, [str(path)], f"{path}: {says}")
+    assert [p.name for p in out.iterdir()] == ["model.safetensors"]
+    assert (out / "model.safetensors").read_bytes() == b"a finished run"
+
+
 @pytest.mark.slow
 def test_command_line_exit_status_without_traceback(data, tmp_path):
     cmd = [

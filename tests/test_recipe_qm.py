@@ -315,6 +315,34 @@ def test_two_test_files_with_one_name_and_a_missing_file_are_errors(toy, tmp_pat
     assert "no such test file" in _error(capsys, base + [str(tmp_path / "nope.tsv")])
 
 
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ({"overwrite_output_dir": "false"}, 'overwrite_output_dir must be true or false, got "false"'),
+        ({"seed": [1]}, "seed must be a whole number, got [1]"),
+        ({"seed": 1.5}, "seed must be a whole number, got 1.5"),
+        ({"max_steps": 0.5}, "max_steps must be a whole number or null, got 0.5"),
+        ({"predictions_format": "csv"}, "predictions_format must be one of tsv, jsonl"),
+        ({"no_such_option": 1}, "unknown option(s): no_such_option"),
+        ({"save_steps": 0}, "save_steps must be at least 1"),
+    ],
+)
+def test_json_options_are_typed_before_the_output_folder_is_touched(toy, tmp_path, capsys, bad, says):
+    """Issue 32, item 6: {"overwrite_output_dir": "false"} used to wipe the run's checkpoints; now every
+    value is checked against its option's type first, naming the file and the key."""
+    out = tmp_path / "run"
+    (out / "checkpoints" / "step-2").mkdir(parents=True)
+    (out / "run_args.json").write_text("{}")
+    options = {"model_name_or_path": str(toy / "tiny-bert"), "train_file": str(toy / "train.tsv"),
+               "output_dir": str(out), "max_steps": 2}  # fmt: skip
+    path = tmp_path / "args.json"
+    path.write_text(json.dumps({**options, **bad}))
+    err = _error(capsys, [str(path)])
+    assert f"{path}: {says}" in err, err
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoints", "run_args.json"]
+    assert (out / "checkpoints" / "step-2").is_dir()
+
+
 def test_the_character_vocabulary_has_special_tokens_first_and_splits_every_word(tmp_path):
     from recipes.common import SPECIAL_TOKENS, build_char_tokenizer
 

@@ -62,10 +62,12 @@ from recipes.common import (  # noqa: E402
     CheckpointError,
     build_char_tokenizer,
     check_checkpoint,
+    check_ranges,
     checkpoint_folder,
     default_english_model,
     load_model_checked,
     load_tokenizer_checked,
+    read_json_options,
     scratch_config,
 )
 from recipes.train_state import check_checkpoint_state, load_training_state, save_training_state  # noqa: E402
@@ -826,13 +828,15 @@ def model_card(margs, dargs, rargs, results: dict) -> str:
 def parse_args(argv: list[str]):
     from transformers import HfArgumentParser
 
-    parser = HfArgumentParser((ModelArguments, DataArguments, RunArguments))
+    kinds = (ModelArguments, DataArguments, RunArguments)
     if len(argv) == 1 and argv[0].endswith(".json"):
-        try:
-            return parser.parse_json_file(json_file=os.path.abspath(argv[0]))
-        except (OSError, ValueError, TypeError) as e:
-            raise UsageError(f"{argv[0]}: {e}") from None
-    return parser.parse_args_into_dataclasses(args=argv)
+        # every value checked against its field's type, before anything is read or written
+        args = read_json_options(argv[0], kinds)
+        check_ranges(args, argv[0])
+        return args
+    args = HfArgumentParser(kinds).parse_args_into_dataclasses(args=argv)
+    check_ranges(args)
+    return args
 
 
 def main(argv: list[str] | None = None, on_step=None) -> int:

@@ -43,12 +43,15 @@ from paraguide.errors import DataError, ParaguideError  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
+    OptionError,
     build_char_tokenizer,
     check_checkpoint,
+    check_ranges,
     checkpoint_folder,
     default_english_model,
     load_model_checked,
     load_tokenizer_checked,
+    read_json_options,
     scratch_config,
 )
 from recipes.train_state import check_checkpoint_state, load_training_state, save_training_state  # noqa: E402
@@ -185,12 +188,16 @@ def parse_args(argv: list[str] | None = None):
     from transformers import HfArgumentParser
 
     argv = sys.argv[1:] if argv is None else argv
-    parser = HfArgumentParser(
-        (ModelArguments, DataArguments, RunArguments), description=__doc__.split("\n\n")[0]
-    )
+    kinds = (ModelArguments, DataArguments, RunArguments)
     if len(argv) == 1 and argv[0].endswith(".json"):
-        return parser.parse_json_file(os.path.abspath(argv[0]))
-    return parser.parse_args_into_dataclasses(args=argv)
+        # every value checked against its field's type, before anything is read or written
+        args = read_json_options(argv[0], kinds)
+        check_ranges(args, argv[0])
+        return args
+    parser = HfArgumentParser(kinds, description=__doc__.split("\n\n")[0])
+    args = parser.parse_args_into_dataclasses(args=argv)
+    check_ranges(args)
+    return args
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -481,7 +488,11 @@ def train(
     n, world, rank = len(feats), accelerator.num_processes, accelerator.process_index
     global_size = rargs.per_device_train_batch_size * world
     steps_per_epoch = math.ceil(n / global_size)
-    total = rargs.max_steps or max(1, math.ceil(rargs.num_train_epochs * steps_per_epoch))
+    total = (
+        rargs.max_steps
+        if rargs.max_steps is not None and rargs.max_steps > 0  # -1 or 0: not set, as in the QA recipe
+        else max(1, math.ceil(rargs.num_train_epochs * steps_per_epoch))
+    )
     decay = [
         p for name, p in model.named_parameters() if not any(s in name.lower() for s in ("bias", "norm"))
     ]
@@ -776,6 +787,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         try:
             margs, dargs, rargs = parse_args(argv)
+        except OptionError:
+            raise
         except ValueError as e:  # an options file with unknown keys or bad JSON
             raise DataError(argv[0] if argv else "options", f"bad options: {e}") from None
         if rargs.save_steps < 1 or rargs.logging_steps < 1 or rargs.per_device_train_batch_size < 1:
