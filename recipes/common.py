@@ -22,8 +22,12 @@ The recipe scripts import this module as ``recipes.common``: each puts the repos
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import os
+import types
+import typing
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -49,6 +53,124 @@ HEAD_NAMES = {
 
 class CheckpointError(ParaguideError, ValueError):
     """A model folder that cannot (or must not) be loaded; the message names the folder."""
+
+
+class OptionError(ParaguideError, ValueError):
+    """An option of the wrong type or out of range; the message names the option (and the JSON file)."""
+
+
+# ---------------------------------------------------------------------------------------------- options
+
+# The least value of the numeric options the recipes share (whichever of them a recipe has): a seed that
+# NumPy refuses or a batch of 0 would otherwise fail late, as a traceback (max_steps -1: not set).
+MINIMUM = {
+    "seed": 0, "per_device_train_batch_size": 1, "per_device_eval_batch_size": 1,
+    "gradient_accumulation_steps": 1, "save_steps": 1, "logging_steps": 1, "save_total_limit": 0,
+    "max_seq_length": 8, "doc_stride": 1, "max_query_length": 1, "n_best_size": 1, "max_answer_length": 1,
+    "max_train_samples": 1, "max_eval_samples": 1, "max_test_samples": 1, "num_train_epochs": 0,
+    "learning_rate": 0, "weight_decay": 0, "warmup_ratio": 0, "max_grad_norm": 0, "max_train_minutes": 0,
+    "min_char_freq": 1, "scratch_vocab_size": 8, "scratch_min_word_count": 1, "max_steps": -1,
+}  # fmt: skip
+MAXIMUM = {"seed": 2**32 - 1, "warmup_ratio": 1}
+
+
+def _type_name(hint) -> str:
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in args)
+    if typing.get_origin(hint) is list:
+        plural = {bool: "true/false values", int: "whole numbers", float: "numbers", str: "strings"}
+        return f"a list of {plural.get(args[0], _type_name(args[0]))}" if args else "a list"
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}.get(
+        hint, "null" if hint is type(None) else getattr(hint, "__name__", str(hint))
+    )
+
+
+def typed_value(value, hint):
+    """``value`` (from JSON) as an option of type ``hint`` (bool, int, float, str, list[...], X | None), or
+    raise TypeError. No conversion but int -> float: "false" is not false, 1.5 is not an int, [1] not 1."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is not type(None):
+                try:
+                    return typed_value(value, arg)
+                except TypeError:
+                    pass
+        raise TypeError
+    if origin is list or hint is list:
+        if not isinstance(value, list):
+            raise TypeError
+        return [typed_value(v, args[0]) for v in value] if args else value
+    if hint is bool:
+        ok = isinstance(value, bool)
+    elif hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif hint is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        value = float(value) if ok else value
+    elif hint is str:
+        ok = isinstance(value, str)
+    else:  # a type the recipes' arguments do not use: as HfArgumentParser would pass it
+        ok = True
+    if not ok:
+        raise TypeError
+    return value
+
+
+def read_json_options(path: str | os.PathLike, dataclass_types) -> tuple:
+    """The recipe's argument dataclasses from a JSON options file, every value checked against its field's
+    type and choices first (HfArgumentParser's JSON path builds the dataclasses without any check: the
+    string "false" was a true --overwrite_output_dir). OptionError naming the file and the key otherwise;
+    nothing is read or written before. Ranges: :func:`check_ranges`."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise OptionError(f"{path}: cannot read the options file: {e.strerror or e}") from None
+    except ValueError as e:
+        raise OptionError(f"{path}: not a JSON options file: {e}") from None
+    if not isinstance(raw, dict):
+        raise OptionError(f'{path}: an options file holds one JSON object, {{"option": value, ...}}')
+    fields = {}
+    for dtype in dataclass_types:
+        hints = typing.get_type_hints(dtype)
+        fields.update({f.name: (dtype, f, hints[f.name]) for f in dataclasses.fields(dtype) if f.init})
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise OptionError(f"{path}: unknown option(s): {', '.join(unknown)}")
+    values: dict = {dtype: {} for dtype in dataclass_types}
+    for key, value in raw.items():
+        dtype, f, hint = fields[key]
+        try:
+            value = typed_value(value, hint)
+        except TypeError:
+            raise OptionError(f"{path}: {key} must be {_type_name(hint)}, got {json.dumps(value)}") from None
+        choices = f.metadata.get("choices")
+        if choices and value is not None and value not in choices:
+            raise OptionError(f"{path}: {key} must be one of {', '.join(map(str, choices))}, got {value!r}")
+        values[dtype][key] = value
+    for key, (_, f, _) in fields.items():
+        if key not in raw and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise OptionError(f"{path}: {key} is required")
+    return tuple(dtype(**values[dtype]) for dtype in dataclass_types)
+
+
+def check_ranges(args, where: str | None = None) -> None:
+    """OptionError for a numeric option below :data:`MINIMUM` or above :data:`MAXIMUM` (``where``: the
+    options file, named in the message; command-line options are named --option)."""
+    for obj in args:
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                continue
+            low, high = MINIMUM.get(f.name), MAXIMUM.get(f.name)
+            name = f"{where}: {f.name}" if where else f"--{f.name}"
+            if low is not None and value < low:
+                raise OptionError(f"{name} must be at least {low}, got {value}")
+            if high is not None and value > high:
+                raise OptionError(f"{name} must be at most {high}, got {value}")
 
 
 # ---------------------------------------------------------------------------------------- from scratch
@@ -228,17 +350,70 @@ def check_checkpoint(path: str | os.PathLike, auto_class=None, max_length: int |
     return config
 
 
-def load_model_checked(path: str | os.PathLike, auto_class, **kw):
+def load_model_checked(path: str | os.PathLike, auto_class, new_head: bool = False, **kw):
     """``auto_class.from_pretrained`` of :func:`checkpoint_folder` (path) after :func:`check_checkpoint`:
     local files only, safetensors only, no remote code; ``kw`` go to from_pretrained (config, num_labels,
-    ...)."""
+    ...). The weights must be the model's (:func:`check_loaded_weights`); ``new_head``: training starts
+    here, so the task head (and BERT's pooler) may be missing from the folder and is initialised."""
     check_checkpoint(path, auto_class)
     folder = checkpoint_folder(path)
-    kw.update(local_files_only=True, trust_remote_code=False, use_safetensors=True)
+    kw.update(local_files_only=True, trust_remote_code=False, use_safetensors=True, output_loading_info=True)
     try:
-        return auto_class.from_pretrained(folder, **kw)
-    except (OSError, ValueError, RuntimeError) as e:
+        model, info = auto_class.from_pretrained(folder, **kw)
+    except RuntimeError as e:  # transformers' refusal of weights of another shape than the config's
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise CheckpointError(
+            f"{folder}: its weights do not match its config.json (loading it as {auto_class.__name__}: "
+            f"{first}). Was config.json edited? Give the folder as it was saved"
+        ) from None
+    except (OSError, ValueError) as e:
         raise CheckpointError(f"{folder}: cannot load the checkpoint as {auto_class.__name__}: {e}") from None
+    check_loaded_weights(folder, model, info, new_head)
+    return model
+
+
+def check_loaded_weights(folder: Path, model, info: dict, new_head: bool) -> None:
+    """CheckpointError naming ``folder`` when the weights it holds are not the model its config.json
+    describes: transformers only warns, and a model with a layer left at random, or a layer of the file
+    dropped, trains and scores without an error (a config.json edited to another model_type or fewer
+    layers). Allowed: the weights of another task's head in the file (e.g. BERT's pre-training heads, a QA
+    model's head when training a classifier) and, only with ``new_head``, the task head (and pooler) that
+    fine-tuning initialises. Any encoder weight missing, unused or of another shape is refused."""
+    prefix = model.base_model_prefix
+    encoder_parts = {name for name, _ in model.base_model.named_children()} - {"pooler"}
+
+    def in_encoder(key: str) -> bool:
+        if prefix and key.startswith(prefix + "."):
+            key = key[len(prefix) + 1 :]
+            if key.split(".")[0] not in encoder_parts and not key.startswith("pooler."):
+                return True  # under the encoder's name, yet none of its parts: another model's layout
+        return key.split(".")[0] in encoder_parts
+
+    # BERT's pooler counts as head here: a QA model has none, a classifier needs one.
+    missing = [k for k in info.get("missing_keys", []) if not new_head or in_encoder(k)]
+    unexpected = [k for k in info.get("unexpected_keys", []) if in_encoder(k)]
+    mismatched = [
+        k if isinstance(k, str) else k[0]
+        for k in info.get("mismatched_keys", [])
+        if not new_head or in_encoder(k if isinstance(k, str) else k[0])
+    ]
+    problems = []
+    for what, keys in (
+        ("not in the folder (would be left at random)", missing),
+        ("in the folder but not used by the model", unexpected),
+        ("of another shape than the model's", mismatched),
+    ):
+        if keys:
+            shown = ", ".join(sorted(keys)[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else "")
+            problems.append(f"{len(keys)} weight(s) {what}: {shown}")
+    if problems:
+        raise CheckpointError(
+            f"{folder}: its weights do not match its config.json (model_type {model.config.model_type!r}, "
+            f"num_hidden_layers {getattr(model.config, 'num_hidden_layers', '?')}): "
+            + "; ".join(problems)
+            + ". Was "
+            "config.json edited? Give the folder as it was saved"
+        )
 
 
 def load_tokenizer_checked(path: str | os.PathLike, need_fast: bool = False):

@@ -36,3 +36,20 @@ def en_tagger() -> None:
 
     if not has_tagger("en"):
         pytest.skip(TAGGER_MISSING)
+
+
+class _Planted:
+    """What a tampered checkpoint holds: unpickling it runs a shell command that creates ``target``."""
+
+    def __init__(self, target: Path):
+        self.target = target
+
+    def __reduce__(self):
+        return os.system, (f"touch '{self.target}'",)
+
+
+def malicious_pickle(target: Path) -> bytes:
+    """A pickle that, if anything ever loads it, creates the file ``target`` (the test then fails)."""
+    import pickle
+
+    return pickle.dumps(_Planted(target))

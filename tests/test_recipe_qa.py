@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import ROOT
+from helpers import ROOT, malicious_pickle
 
 RECIPE = ROOT / "recipes" / "qa"
 
@@ -334,6 +334,51 @@ def test_resume_gives_the_weights_of_an_uninterrupted_run(data, tmp_path):
     assert run_qa.main(common(tmp_path / "cut", **base, resume=True)) == 1
 
 
+def test_resume_refuses_a_planted_pickle_and_edited_training_data(capsys, tiny_model, data, tmp_path):
+    """Issue 32, items 3 and 4: a checkpoint holding a pickle is refused by name and never opened; a
+    training file edited between the kill and --resume is refused by name; the untouched run resumes."""
+    train = write_json(tmp_path / "train.json", squad(EN_FACTS))
+    out = tmp_path / "run"
+    base = dict(model_name_or_path=str(tiny_model), train_file=str(train), max_steps=3, save_steps=1)
+
+    class Killed(Exception):
+        pass
+
+    def kill(step):
+        if step == 2:
+            raise Killed
+
+    with pytest.raises(Killed):
+        run_qa.main(common(out, **base), on_step=kill)
+    ckpt = out / "checkpoint-2"
+    assert not pickled_names(ckpt) and (ckpt / "optimizer.safetensors").exists()
+
+    pwned = tmp_path / "pwned"
+    (ckpt / "custom_checkpoint_0.pkl").write_bytes(malicious_pickle(pwned))
+    fails(capsys, common(out, **base, resume=True), str(ckpt), "custom_checkpoint_0.pkl", "pickle")
+    assert not pwned.exists()
+    (ckpt / "custom_checkpoint_0.pkl").unlink()
+    (ckpt / "scheduler.bin").write_bytes(malicious_pickle(pwned))
+    fails(capsys, common(out, **base, resume=True), "scheduler.bin")
+    assert not pwned.exists()
+    (ckpt / "scheduler.bin").unlink()
+
+    original = train.read_bytes()
+    edited = squad([(s, q.replace("What", "Which"), a) for s, q, a in EN_FACTS])
+    write_json(train, edited)
+    fails(capsys, common(out, **base, resume=True), str(train.resolve()), "changed")
+    train.write_bytes(original)
+    assert run_qa.main(common(out, **base, resume=True)) == 0
+    assert json.loads((out / "all_results.json").read_text())["train"]["steps"] == 3
+    assert not pwned.exists()
+
+
+def pickled_names(folder):
+    from recipes.train_state import pickled_files
+
+    return pickled_files(folder)
+
+
 def span_log_probs(folder, texts):
     """log P(start), log P(end) over the positions of each (question, context) pair."""
     import torch
@@ -499,6 +544,26 @@ def test_a_checkpoint_that_is_not_a_qa_model(capsys, tiny_model, data, tmp_path)
     fails(capsys, argv, str(encoder), "no trained question-answering head")
 
 
+@pytest.mark.parametrize(
+    "edit", [{"num_hidden_layers": 1}, {"num_hidden_layers": 3}, {"model_type": "roberta"}]
+)
+def test_a_model_folder_whose_config_was_edited_is_refused(capsys, tiny_model, data, tmp_path, edit):
+    """Issue 32, item 8: weights that do not match config.json (a layer dropped or left at random, another
+    model type) are refused, naming the folder, for evaluation and for training; nothing is written."""
+    import shutil
+
+    folder = tmp_path / "edited"
+    shutil.copytree(tiny_model, folder)
+    config = json.loads((folder / "config.json").read_text())
+    write_json(folder / "config.json", {**config, **edit})
+    out = tmp_path / "o"
+    evaluate = common(out, model_name_or_path=str(folder), test_files=[str(data["original"])])
+    fails(capsys, evaluate, str(folder), "weights do not match its config.json")
+    train = common(out, model_name_or_path=str(folder), train_file=str(data["train"]), max_steps=1)
+    fails(capsys, train, str(folder), "weights do not match its config.json")
+    assert not out.exists()
+
+
 def test_bad_options_and_a_used_output_folder(capsys, tiny_model, data, tmp_path):
     fails(
         capsys,
@@ -523,6 +588,35 @@ def test_bad_options_and_a_used_output_folder(capsys, tiny_model, data, tmp_path
     )
     bad_json = write_json(tmp_path / "args.json", {"output_dir": "x", "no_such_option": 1})
     fails(capsys, [str(bad_json)], str(bad_json), "no_such_option")
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ({"overwrite_output_dir": "false"}, 'overwrite_output_dir must be true or false, got "false"'),
+        ({"seed": [1]}, "seed must be a whole number, got [1]"),
+        ({"seed": 1.5}, "seed must be a whole number, got 1.5"),
+        ({"max_steps": 0.5}, "max_steps must be a whole number, got 0.5"),
+        ({"test_files": "original.json"}, "test_files must be a list of strings"),
+        ({"learning_rate": "fast"}, "learning_rate must be a number"),
+        ({"lang": 1}, "lang must be a string, got 1"),
+        ({"seed": -1}, "seed must be at least 0, got -1"),
+        ({"per_device_train_batch_size": 0}, "per_device_train_batch_size must be at least 1"),
+    ],
+)
+def test_json_options_are_typed_before_the_output_folder_is_touched(
+    capsys, tiny_model, data, tmp_path, bad, says
+):
+    """Issue 32, item 6: a JSON options file's values are checked against the options' types (and ranges);
+    the error names the file and the key, and a run already in the output folder is left as it was."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "model.safetensors").write_bytes(b"a finished run")
+    args = options(out, model_name_or_path=str(tiny_model), train_file=str(data["train"]), max_steps=2)
+    path = write_json(tmp_path / "args.json", {**args, **bad})
+    fails(capsys, [str(path)], f"{path}: {says}")
+    assert [p.name for p in out.iterdir()] == ["model.safetensors"]
+    assert (out / "model.safetensors").read_bytes() == b"a finished run"
 
 
 @pytest.mark.slow

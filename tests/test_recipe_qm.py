@@ -181,6 +181,44 @@ def test_resume_reaches_the_same_weights(trained, toy, tmp_path):
     assert before > 0 and json.loads((out / "all_results.json").read_text())["train_runtime_s"] > before
 
 
+def test_resume_refuses_a_planted_pickle_and_flipped_labels(toy, tmp_path, capsys):
+    """Issue 32, items 3 and 4: a checkpoint holding a pickle is refused by name and never opened; a
+    training file whose labels were flipped between the kill and --resume is refused by name."""
+    from helpers import malicious_pickle
+
+    train = tmp_path / "train.tsv"
+    shutil.copy(toy / "train.tsv", train)
+    run = ["--model_name_or_path", str(toy / "tiny-bert"), "--train_file", str(train), "--output_dir",
+           str(tmp_path / "full"), "--per_device_train_batch_size", "16", "--max_steps", "3", "--save_steps", "2",
+           "--max_seq_length", "24"]  # fmt: skip
+    assert main(run) == 0
+    capsys.readouterr()
+    # A run killed after its step-2 checkpoint: only that checkpoint and the run's options are left.
+    out = tmp_path / "killed"
+    ckpt = out / "checkpoints" / "step-2"
+    shutil.copytree(tmp_path / "full" / "checkpoints" / "step-2", ckpt)
+    shutil.copy(tmp_path / "full" / "run_args.json", out / "run_args.json")
+    resume = [*run[:5], str(out), *run[6:], "--resume"]
+
+    pwned = tmp_path / "pwned"
+    (ckpt / "custom_checkpoint_0.pkl").write_bytes(malicious_pickle(pwned))
+    err = _error(capsys, resume)
+    assert str(ckpt) in err and "custom_checkpoint_0.pkl" in err and "pickle" in err
+    assert not pwned.exists() and not (out / "model.safetensors").exists()
+    (ckpt / "custom_checkpoint_0.pkl").unlink()
+
+    original = train.read_text()
+    flipped = [line.rsplit("\t", 1) for line in original.splitlines()]
+    train.write_text("".join(f"{rest}\t{1 - int(y)}\n" for rest, y in flipped))
+    err = _error(capsys, resume)
+    assert str(train.resolve()) in err and "changed" in err
+    assert not (out / "model.safetensors").exists()
+    train.write_text(original)
+    assert main(resume) == 0
+    a, b = weights(tmp_path / "full"), weights(out)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
 @pytest.mark.slow
 def test_two_processes_with_accelerate_equal_one_process(toy, tmp_path):
     common = ["--model_name_or_path", str(toy / "tiny-bert"), "--train_file", str(toy / "train.tsv"),
@@ -251,6 +289,23 @@ def test_a_pickle_only_checkpoint_is_refused_before_unpickling(toy, tmp_path, ca
     assert not (tmp_path / "pwned").exists()
 
 
+@pytest.mark.parametrize("edit", [{"num_hidden_layers": 1}, {"model_type": "electra"}])
+def test_a_model_folder_whose_config_was_edited_is_refused(toy, tmp_path, capsys, edit):
+    """Issue 32, item 8: an encoder whose config.json no longer matches its weights is refused (the
+    classifier head is the only weight a training may add), naming the folder; nothing is written."""
+    folder = tmp_path / "edited"
+    shutil.copytree(toy / "tiny-bert", folder)
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, **edit}))
+    out = tmp_path / "o"
+    assert main(["--model_name_or_path", str(folder), "--train_file", str(toy / "train.tsv"),
+                 "--output_dir", str(out), "--max_steps", "1"]) == 2  # fmt: skip
+    err = capsys.readouterr().err  # after transformers' loading progress bar
+    assert "Traceback" not in err and "run_qm.py: error:" in err
+    assert str(folder) in err and "weights do not match its config.json" in err
+    assert not out.exists()
+
+
 def test_two_test_files_with_one_name_and_a_missing_file_are_errors(toy, tmp_path, capsys):
     other = tmp_path / "test.tsv"
     shutil.copy(toy / "test.tsv", other)
@@ -258,6 +313,34 @@ def test_two_test_files_with_one_name_and_a_missing_file_are_errors(toy, tmp_pat
             "--output_dir", str(tmp_path / "o"), "--test_files"]  # fmt: skip
     assert "NAME=PATH" in _error(capsys, base + [str(toy / "test.tsv"), str(other)])
     assert "no such test file" in _error(capsys, base + [str(tmp_path / "nope.tsv")])
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ({"overwrite_output_dir": "false"}, 'overwrite_output_dir must be true or false, got "false"'),
+        ({"seed": [1]}, "seed must be a whole number, got [1]"),
+        ({"seed": 1.5}, "seed must be a whole number, got 1.5"),
+        ({"max_steps": 0.5}, "max_steps must be a whole number or null, got 0.5"),
+        ({"predictions_format": "csv"}, "predictions_format must be one of tsv, jsonl"),
+        ({"no_such_option": 1}, "unknown option(s): no_such_option"),
+        ({"save_steps": 0}, "save_steps must be at least 1"),
+    ],
+)
+def test_json_options_are_typed_before_the_output_folder_is_touched(toy, tmp_path, capsys, bad, says):
+    """Issue 32, item 6: {"overwrite_output_dir": "false"} used to wipe the run's checkpoints; now every
+    value is checked against its option's type first, naming the file and the key."""
+    out = tmp_path / "run"
+    (out / "checkpoints" / "step-2").mkdir(parents=True)
+    (out / "run_args.json").write_text("{}")
+    options = {"model_name_or_path": str(toy / "tiny-bert"), "train_file": str(toy / "train.tsv"),
+               "output_dir": str(out), "max_steps": 2}  # fmt: skip
+    path = tmp_path / "args.json"
+    path.write_text(json.dumps({**options, **bad}))
+    err = _error(capsys, [str(path)])
+    assert f"{path}: {says}" in err, err
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoints", "run_args.json"]
+    assert (out / "checkpoints" / "step-2").is_dir()
 
 
 def test_the_character_vocabulary_has_special_tokens_first_and_splits_every_word(tmp_path):

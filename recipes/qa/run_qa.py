@@ -16,8 +16,10 @@ null answers when the data has unanswerable questions.
 Writes into ``--output_dir``: the model (safetensors) and its tokenizer, ``predictions_<set>.json``
 ({id: answer text}, what the official evaluator and ``paraguide evaluate`` read), ``all_results.json``
 (EM/F1 per test set, training loss, time, seed), ``train_log.jsonl``, ``run_args.json`` and a model card
-(``README.md``). Checkpoints (``checkpoint-<step>/``, ``accelerator.save_state``) every ``--save_steps``;
-``--resume`` continues the newest one to the same weights an uninterrupted run gives.
+(``README.md``). Checkpoints (``checkpoint-<step>/``: safetensors and JSON, recipes/train_state.py; a
+checkpoint holding a pickle is refused, never opened) every ``--save_steps``; ``--resume`` continues the
+newest one to the same weights an uninterrupted run gives, and refuses changed options or a training file
+or model folder whose content changed.
 
 Models are local folders only, loaded offline from safetensors (never a pickle, never remote code). With
 no ``--model_name_or_path``, English uses the bundled all-MiniLM-L6-v2 encoder (pip package
@@ -52,20 +54,23 @@ from utils_qa import (  # noqa: E402
     read_examples,
 )
 
+from paraguide.data.fingerprint import changed_files, fingerprints  # noqa: E402
 from paraguide.data.io import write_json  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
-from paraguide.model.train import save_state_atomically  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
     build_char_tokenizer,
     check_checkpoint,
+    check_ranges,
     checkpoint_folder,
     default_english_model,
     load_model_checked,
     load_tokenizer_checked,
+    read_json_options,
     scratch_config,
 )
+from recipes.train_state import check_checkpoint_state, load_training_state, save_training_state  # noqa: E402
 
 
 class UsageError(ParaguideError):
@@ -352,10 +357,17 @@ def identity(margs, dargs, rargs, global_batch: int) -> dict:
     }
 
 
-def save_checkpoint(accelerator, out: Path, step: int, state: dict, keep: int) -> None:
-    """checkpoint-N (paraguide's atomic save: never half-written under its final name) with the trainer
-    state; the oldest beyond ``keep`` removed."""
-    save_state_atomically(accelerator, out / f"checkpoint-{step}", STATE, state)
+def run_inputs(dargs, model_folder: Path | None) -> dict[str, dict]:
+    """The content hash of every file the training reads (paraguide's run identity,
+    paraguide/data/fingerprint.py): --resume refuses a training file or model folder edited since."""
+    return fingerprints({"train file": dargs.train_file, "model folder": model_folder})
+
+
+def save_checkpoint(accelerator, out: Path, step: int, state: dict, keep: int, parts) -> None:
+    """checkpoint-N (recipes/train_state.py: safetensors and JSON, no pickle; never half-written under its
+    final name) with the trainer state; ``parts``: (model, optimizer, scheduler). The oldest beyond
+    ``keep`` removed."""
+    save_training_state(accelerator, out / f"checkpoint-{step}", *parts, STATE, state)
     if accelerator.is_main_process:
         for old in checkpoints(out)[:-keep] if keep > 0 else []:
             shutil.rmtree(old, ignore_errors=True)
@@ -476,15 +488,29 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
     world, rank = accelerator.num_processes, accelerator.process_index
     global_batch = rargs.per_device_train_batch_size * world * rargs.gradient_accumulation_steps
     run_id = identity(margs, dargs, rargs, global_batch)
+    inputs = run_inputs(dargs, model_folder) if dargs.train_file else {}
     if ckpt is not None:
-        saved = json.loads((ckpt / STATE).read_text())["identity"]
-        changed = [k for k in run_id if saved.get(k) != run_id[k]]
+        # Refused here, before anything is written or loaded: a checkpoint holding a pickle (named), or one
+        # whose options or input files (by content) differ from this run's.
+        saved_state = check_checkpoint_state(ckpt, STATE)
+        saved = saved_state.get("identity") or {}
+        changed = [f"{k}: {saved.get(k)!r} -> {run_id[k]!r}" for k in run_id if saved.get(k) != run_id[k]]
+        changed += changed_files(saved_state.get("inputs") or {}, inputs)
         if changed:
             raise UsageError(
-                f"cannot resume {ckpt}: options changed since it was written ("
-                + ", ".join(f"{k}: {saved.get(k)!r} -> {run_id[k]!r}" for k in changed)
-                + ")"
+                f"cannot resume {ckpt}: the run changed since it was written ("
+                + "; ".join(changed)
+                + "); resume with the original options and files, or start again with --overwrite_output_dir"
             )
+    from transformers import AutoModelForQuestionAnswering
+
+    set_seed(rargs.seed)
+    if margs.from_scratch is None:
+        # Loaded before anything is written: a folder whose weights are not its config's is refused (named).
+        # Training may start from an encoder (its QA head is new); evaluation needs every weight there.
+        model = load_model_checked(
+            model_folder, AutoModelForQuestionAnswering, new_head=bool(dargs.train_file), config=config
+        )
     if accelerator.is_main_process:
         out.mkdir(parents=True, exist_ok=True)
         if ckpt is None:  # a new run (or --resume with no checkpoint yet): nothing of an earlier one is kept
@@ -496,11 +522,8 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
             out / "run_args.json", {"model": asdict(margs), "data": asdict(dargs), "run": asdict(rargs)}
         )
     accelerator.wait_for_everyone()
-    set_seed(rargs.seed)
 
-    # ---- tokenizer and model
-    from transformers import AutoModelForQuestionAnswering
-
+    # ---- tokenizer and model (from scratch)
     if margs.from_scratch:
         if accelerator.is_main_process and not (ckpt is not None and (out / "tokenizer.json").exists()):
             texts = [t for e in train_examples for t in (e["question"], e["context"])]
@@ -525,7 +548,6 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
             + f", vocabulary {len(tokenizer)})"
         )
     else:
-        model = load_model_checked(model_folder, AutoModelForQuestionAnswering, config=config)
         base = str(model_folder)
     keys = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in tokenizer.model_input_names]
     results: dict = {"seed": rargs.seed, "base_model": base, "lang": margs.lang, "processes": world}
@@ -556,15 +578,14 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
         ]
         optimizer = torch.optim.AdamW(groups, lr=rargs.learning_rate)
         scheduler = get_linear_schedule_with_warmup(optimizer, int(rargs.warmup_ratio * total), total)
-        # The scheduler is not prepared (accelerate would step it once per process); it is checkpointed.
+        # The scheduler is not prepared (accelerate would step it once per process); it is checkpointed
+        # with the model and optimizer by recipes/train_state.py (not accelerator.save_state: no pickle).
         model, optimizer = accelerator.prepare(model, optimizer)
-        accelerator.register_for_checkpointing(scheduler)
 
         step, loss_sum, seconds_before = 0, 0.0, 0.0
         log_file = out / "train_log.jsonl"
         if ckpt is not None:
-            accelerator.load_state(str(ckpt))
-            state = json.loads((ckpt / STATE).read_text())
+            state = load_training_state(accelerator, ckpt, model, optimizer, scheduler, STATE)
             step, loss_sum, seconds_before = state["step"], state["loss_sum"], state["train_seconds"]
             accelerator.print(f"resumed from {ckpt} at step {step}")
             if accelerator.is_main_process and log_file.exists():
@@ -656,9 +677,12 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
                     "loss_sum": loss_sum,
                     "train_seconds": seconds_before + time.time() - train_started,
                     "identity": run_id,
+                    "inputs": inputs,
                 }
                 if step < total and (step % rargs.save_steps == 0 or stopped_by_time):
-                    save_checkpoint(accelerator, out, step, state, rargs.save_total_limit)
+                    save_checkpoint(
+                        accelerator, out, step, state, rargs.save_total_limit, (model, optimizer, scheduler)
+                    )
                 if on_step is not None:
                     on_step(step)
                 if step >= total or stopped_by_time:
@@ -804,13 +828,15 @@ def model_card(margs, dargs, rargs, results: dict) -> str:
 def parse_args(argv: list[str]):
     from transformers import HfArgumentParser
 
-    parser = HfArgumentParser((ModelArguments, DataArguments, RunArguments))
+    kinds = (ModelArguments, DataArguments, RunArguments)
     if len(argv) == 1 and argv[0].endswith(".json"):
-        try:
-            return parser.parse_json_file(json_file=os.path.abspath(argv[0]))
-        except (OSError, ValueError, TypeError) as e:
-            raise UsageError(f"{argv[0]}: {e}") from None
-    return parser.parse_args_into_dataclasses(args=argv)
+        # every value checked against its field's type, before anything is read or written
+        args = read_json_options(argv[0], kinds)
+        check_ranges(args, argv[0])
+        return args
+    args = HfArgumentParser(kinds).parse_args_into_dataclasses(args=argv)
+    check_ranges(args)
+    return args
 
 
 def main(argv: list[str] | None = None, on_step=None) -> int:

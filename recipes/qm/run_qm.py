@@ -36,21 +36,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
+from paraguide.data.fingerprint import changed_files, fingerprints  # noqa: E402
 from paraguide.data.io import read_jsonl, write_json  # noqa: E402
 from paraguide.data.pairs import detect_format, label_set, read_pairs  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
-from paraguide.model.train import save_state_atomically  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
     CheckpointError,
+    OptionError,
     build_char_tokenizer,
     check_checkpoint,
+    check_ranges,
     checkpoint_folder,
     default_english_model,
     load_model_checked,
     load_tokenizer_checked,
+    read_json_options,
     scratch_config,
 )
+from recipes.train_state import check_checkpoint_state, load_training_state, save_training_state  # noqa: E402
 
 PREDICTION_FORMATS = ("tsv", "jsonl")
 CHECKPOINTS = "checkpoints"
@@ -184,12 +188,16 @@ def parse_args(argv: list[str] | None = None):
     from transformers import HfArgumentParser
 
     argv = sys.argv[1:] if argv is None else argv
-    parser = HfArgumentParser(
-        (ModelArguments, DataArguments, RunArguments), description=__doc__.split("\n\n")[0]
-    )
+    kinds = (ModelArguments, DataArguments, RunArguments)
     if len(argv) == 1 and argv[0].endswith(".json"):
-        return parser.parse_json_file(os.path.abspath(argv[0]))
-    return parser.parse_args_into_dataclasses(args=argv)
+        # every value checked against its field's type, before anything is read or written
+        args = read_json_options(argv[0], kinds)
+        check_ranges(args, argv[0])
+        return args
+    parser = HfArgumentParser(kinds, description=__doc__.split("\n\n")[0])
+    args = parser.parse_args_into_dataclasses(args=argv)
+    check_ranges(args)
+    return args
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -386,8 +394,8 @@ def build_model(
     if margs.dropout is not None:
         extra.update(hidden_dropout_prob=margs.dropout, attention_probs_dropout_prob=margs.dropout)
     model = load_model_checked(
-        path, AutoModelForSequenceClassification, num_labels=len(values), id2label=id2label, label2id=label2id,
-        ignore_mismatched_sizes=trained, **extra,
+        path, AutoModelForSequenceClassification, new_head=True, num_labels=len(values), id2label=id2label,
+        label2id=label2id, ignore_mismatched_sizes=trained, **extra,
     )  # fmt: skip
     return model, tokenizer, values
 
@@ -397,19 +405,32 @@ def build_model(
 
 def newest_checkpoint(out: Path) -> Path | None:
     found = sorted(
-        (p for p in (out / CHECKPOINTS).glob("step-*") if p.is_dir()), key=lambda p: int(p.name[5:])
+        (p for p in (out / CHECKPOINTS).glob("step-*") if p.is_dir() and p.name[5:].isdigit()),
+        key=lambda p: int(p.name[5:]),
     )
     return found[-1] if found else None
 
 
-def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | None:
-    """Check --resume/--overwrite_output_dir against what ``out`` holds; the checkpoint to resume from."""
+def run_inputs(margs, dargs) -> dict[str, dict]:
+    """The content hash of every file the training reads (paraguide's run identity,
+    paraguide/data/fingerprint.py): --resume refuses a training file or model folder edited since."""
+    return fingerprints({"train file": dargs.train_file, "model folder": margs.model_name_or_path})
+
+
+def check_output_dir(out: Path, margs, dargs, rargs) -> tuple[Path | None, dict]:
+    """Check --resume/--overwrite_output_dir against what ``out`` holds, reading only: (the checkpoint to
+    resume from or None, the run's record for run_args.json). The record keeps the options that decide
+    what is learned and the content hashes of the input files (``inputs``): a resumed run must have the same
+    (anything changed is named)."""
     identity = {k: v for k, v in {**asdict(margs), **asdict(dargs), **asdict(rargs)}.items() if k in IDENTITY}
+    inputs = run_inputs(margs, dargs) if dargs.train_file else {}
+    record = {**identity, "inputs": inputs}
     held = out / RUN_ARGS
     if rargs.resume:
         ckpt = newest_checkpoint(out)
         if ckpt is None:
             raise DataError(str(out), "--resume: no checkpoint to continue from (checkpoints/step-N)")
+        check_checkpoint_state(ckpt, "state.json")  # a checkpoint holding a pickle is refused, unopened
         before = json.loads(held.read_text(encoding="utf-8")) if held.exists() else {}
         changed = [k for k in IDENTITY if before.get(k) != identity.get(k)]
         if changed:
@@ -417,18 +438,35 @@ def prepare_output_dir(out: Path, margs, dargs, rargs, accelerator) -> Path | No
                 str(held),
                 f"--resume with changed options: {', '.join(changed)} (they decide what is learned)",
             )
-        return ckpt
-    if dargs.train_file and (held.exists() or (out / CHECKPOINTS).exists()):
-        if not rargs.overwrite_output_dir:
+        files = changed_files(before.get("inputs") or {}, inputs)
+        if files:
             raise DataError(
-                str(out), "already holds a run: give --resume to continue it or --overwrite_output_dir"
+                str(out),
+                "cannot resume, an input changed since the run started: " + "; ".join(files) + " (resume "
+                "with the original files, or start again with --overwrite_output_dir)",
             )
-        if accelerator.is_main_process:
-            shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
+        return ckpt, record
+    if (
+        dargs.train_file
+        and (held.exists() or (out / CHECKPOINTS).exists())
+        and not rargs.overwrite_output_dir
+    ):
+        raise DataError(
+            str(out), "already holds a run: give --resume to continue it or --overwrite_output_dir"
+        )
+    return None, record
+
+
+def claim_output_dir(out: Path, record: dict, resuming: bool, dargs, rargs, accelerator) -> None:
+    """Create ``out``; a new training run discards an earlier run's checkpoints (--overwrite_output_dir,
+    checked by :func:`check_output_dir`) and writes its record, run_args.json."""
+    if accelerator.is_main_process:
+        out.mkdir(parents=True, exist_ok=True)
+        if dargs.train_file and not resuming:
+            if rargs.overwrite_output_dir:
+                shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
+            write_json(out / RUN_ARGS, record)
     accelerator.wait_for_everyone()
-    if accelerator.is_main_process and dargs.train_file:
-        write_json(held, identity)
-    return None
 
 
 def train(
@@ -450,7 +488,11 @@ def train(
     n, world, rank = len(feats), accelerator.num_processes, accelerator.process_index
     global_size = rargs.per_device_train_batch_size * world
     steps_per_epoch = math.ceil(n / global_size)
-    total = rargs.max_steps or max(1, math.ceil(rargs.num_train_epochs * steps_per_epoch))
+    total = (
+        rargs.max_steps
+        if rargs.max_steps is not None and rargs.max_steps > 0  # -1 or 0: not set, as in the QA recipe
+        else max(1, math.ceil(rargs.num_train_epochs * steps_per_epoch))
+    )
     decay = [
         p for name, p in model.named_parameters() if not any(s in name.lower() for s in ("bias", "norm"))
     ]
@@ -463,11 +505,9 @@ def train(
     # saved with the checkpoints all the same.
     scheduler = get_linear_schedule_with_warmup(optimizer, int(rargs.warmup_ratio * total), total)
     model, optimizer = accelerator.prepare(model, optimizer)
-    accelerator.register_for_checkpointing(scheduler)
     step, history, seconds_before = 0, [], 0.0
     if resume_from is not None:
-        accelerator.load_state(str(resume_from))
-        state = json.loads((resume_from / "state.json").read_text(encoding="utf-8"))
+        state = load_training_state(accelerator, resume_from, model, optimizer, scheduler, "state.json")
         # seconds: training time of the segments before this one, so a resumed run reports its whole time
         step, history, seconds_before = state["step"], state["history"], state.get("seconds", 0.0)
         log(f"resumed from {resume_from} at step {step}")
@@ -506,7 +546,8 @@ def train(
         stop = accelerator.reduce(torch.tensor(float(over), device=accelerator.device), "sum").item() > 0
         if step % rargs.save_steps == 0 and step < total:
             seconds = seconds_before + time.monotonic() - start
-            save_checkpoint(out, step, history, seconds, rargs.save_total_limit, accelerator)
+            save_checkpoint(out, step, history, seconds, rargs.save_total_limit, accelerator,
+                            (model, optimizer, scheduler))  # fmt: skip
         if stop and step < total:
             log(f"--max_train_minutes {rargs.max_train_minutes} reached at step {step}/{total}: stopping")
             break
@@ -521,11 +562,14 @@ def train(
     }  # fmt: skip
 
 
-def save_checkpoint(out: Path, step: int, history: list, seconds: float, keep: int, accelerator) -> None:
-    """checkpoints/step-N (paraguide's atomic save: never half-written under its final name) with the loss
-    history and the training seconds so far; the oldest beyond ``keep`` removed."""
+def save_checkpoint(
+    out: Path, step: int, history: list, seconds: float, keep: int, accelerator, parts
+) -> None:
+    """checkpoints/step-N (recipes/train_state.py: safetensors and JSON, no pickle; never half-written
+    under its final name) with the loss history and the training seconds so far; ``parts``: (model,
+    optimizer, scheduler). The oldest beyond ``keep`` removed."""
     state = {"step": step, "history": history, "seconds": round(seconds, 2)}
-    save_state_atomically(accelerator, out / CHECKPOINTS / f"step-{step}", "state.json", state)
+    save_training_state(accelerator, out / CHECKPOINTS / f"step-{step}", *parts, "state.json", state)
     if accelerator.is_main_process:
         done = sorted((p for p in (out / CHECKPOINTS).glob("step-*")), key=lambda p: int(p.name[5:]))
         for old in done[:-keep] if keep > 0 else []:
@@ -665,12 +709,13 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments) -> dic
         read_set(n, p, labels, False, dargs.max_test_samples)
         for n, p in named_files(dargs.predict_files, "predict", names)
     ]
-    if accelerator.is_main_process:
-        out.mkdir(parents=True, exist_ok=True)
-    accelerator.wait_for_everyone()
-    resume_from = prepare_output_dir(out, margs, dargs, rargs, accelerator)
+    resume_from, record = check_output_dir(out, margs, dargs, rargs)
     set_seed(rargs.seed)
-    model, tokenizer, values = build_model(margs, dargs, rargs, labels, train_set, accelerator)
+    # A model folder is loaded before anything is written (one whose weights are not its config's is refused);
+    # from scratch, the vocabulary is built in the output folder once it is claimed.
+    built = None if margs.from_scratch else build_model(margs, dargs, rargs, labels, train_set, accelerator)
+    claim_output_dir(out, record, resume_from is not None, dargs, rargs, accelerator)
+    model, tokenizer, values = built or build_model(margs, dargs, rargs, labels, train_set, accelerator)
     base = (
         f"from scratch ({margs.from_scratch}, character vocabulary)"
         if margs.from_scratch
@@ -742,6 +787,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         try:
             margs, dargs, rargs = parse_args(argv)
+        except OptionError:
+            raise
         except ValueError as e:  # an options file with unknown keys or bad JSON
             raise DataError(argv[0] if argv else "options", f"bad options: {e}") from None
         if rargs.save_steps < 1 or rargs.logging_steps < 1 or rargs.per_device_train_batch_size < 1:
