@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 from paraguide import __version__
+from paraguide.data.lock import release_all
 from paraguide.errors import ParaguideError
 
 
@@ -637,6 +638,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"paraguide {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        release_all()  # an output folder's lock, when the command stopped before finishing
 
 
 if __name__ == "__main__":

@@ -157,8 +157,11 @@ def _claim(out: str, overwrite: bool, inputs: dict[str, str | None]) -> Iterator
     output = OutputDir.check(out, "evaluate", overwrite=overwrite, resumable=False)
     output.identify({}, fingerprints(inputs))
     output.claim()
-    yield
-    output.finish()
+    try:
+        yield
+        output.finish()
+    finally:
+        output.release()
 
 
 def _band(value: float | None, edges: list[float]) -> str:
@@ -212,7 +215,7 @@ def _evaluate_run(ts: TestSet, original_path: str, paraphrased_path: str, bands:
             preds[name] = answers
             result[name] = squad_scores(answers, gold, ts.lang)
         else:
-            labels = read_labels(path, len(gold), test_path)
+            labels = read_labels(path, len(gold), test_path, set(gold.values()))
             preds[name] = {str(n): label for n, label in enumerate(labels, start=1)}
             result[name] = classification_scores(labels, list(gold.values()))
             if ts.categories:

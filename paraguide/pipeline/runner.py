@@ -188,7 +188,6 @@ class ChunkRunner:
     def finish(self) -> None:
         """Mark the run finished and write the speed of this invocation (timing.json: kept out of
         summary.json, whose content must not depend on timing). Main process."""
-        self.output.finish()
         seconds = time.perf_counter() - self.started
         write_json(
             Path(self.config.out) / "timing.json",
@@ -199,3 +198,4 @@ class ChunkRunner:
                 "questions_per_minute": round(60 * self.processed * self.world / max(seconds, 1e-9), 1),
             },
         )
+        self.output.finish()  # and the folder's lock released: the last thing written
