@@ -38,6 +38,7 @@ def _config_defaults(parser, argv: list[str]) -> None:
     import json
 
     from paraguide.errors import DataError
+    from paraguide.options import config_problem
 
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("command", nargs="?")
@@ -54,9 +55,13 @@ def _config_defaults(parser, argv: list[str]) -> None:
     if not isinstance(values, dict):
         raise DataError(known.config, "not a JSON object")
     actions = {a.dest: a for a in command._actions if a.dest not in ("help", "config", "parser")}
-    for key in values:
+    for key, value in values.items():
         if key not in actions:
             raise DataError(known.config, f"unknown option for paraguide {known.command}", field=key)
+        problem = config_problem(actions[key], value)
+        if problem:
+            raise DataError(known.config, problem, field=key)
+    for key in values:
         actions[key].required = False
     command.set_defaults(**values)
 
@@ -119,11 +124,13 @@ def _run_prepare(args) -> int:
 
 
 def _add_dataclass_args(parser, cls, skip=(), first=()) -> None:
-    """One option per dataclass field (``--field-name``), typed from the field's default, its help from the
-    field's metadata (:func:`paraguide.options.option`): ``cli=False`` leaves it out; ``positional``,
-    ``action="append"``, ``choices``, ``required``, ``metavar`` and ``flag`` (another name) shape it;
-    ``shown=False`` keeps "(default: ...)" off. Fields named in ``first`` lead."""
+    """One option per dataclass field (``--field-name``), typed from the field's default (no lower than
+    ``minimum``), its help from the field's metadata (:func:`paraguide.options.option`): ``cli=False`` leaves
+    it out; ``positional``, ``action="append"``, ``choices``, ``required``, ``metavar`` and ``flag`` (another
+    name) shape it; ``shown=False`` keeps "(default: ...)" off. Fields named in ``first`` lead."""
     import dataclasses
+
+    from paraguide.options import at_least
 
     fields = sorted(
         dataclasses.fields(cls), key=lambda f: first.index(f.name) if f.name in first else len(first)
@@ -160,6 +167,8 @@ def _add_dataclass_args(parser, cls, skip=(), first=()) -> None:
                 parser.add_argument(flag, dest=f.name, action="store_true", help=help_)
         else:
             kind = type(default) if default is not None else _optional_type(str(f.type))
+            if "minimum" in meta:
+                kind = at_least(kind, meta["minimum"])
             shown = f" (default: {default})" if default is not None and meta.get("shown", True) else ""
             parser.add_argument(
                 flag, dest=f.name, type=kind, default=default, help=f"{help_}{shown}".strip(), **shape

@@ -410,3 +410,14 @@ def test_evaluate_refuses_an_unfinished_build(qa_build, tmp_path, capsys):
     err = _error(argv, capsys)
     assert f"{qa_build / 'run.json'}: the paraguide build-testset run in {qa_build} has not finished" in err
     assert not (tmp_path / "r").exists()
+
+
+def test_evaluate_refuses_nan_band_edges(qa_build, tmp_path, capsys):
+    """Issue 32 item 9: NaN (or inf) band edges are refused, not sorted as if they were numbers."""
+    original = _write(tmp_path / "o.json", {"o1": "a", "o2": "b", "o3": "c"})
+    para = _write(tmp_path / "p.json", {"p1": "a", "p2": "b", "p3": "c", "p4": "d"})
+    for edges in ("nan,0.5", "0.5,inf"):
+        argv = ["evaluate", "--testset", str(qa_build), "--original", original, "--paraphrased", para,
+                "--out", str(tmp_path / "r"), "--similarity-bands", edges]  # fmt: skip
+        assert f"--similarity-bands: finite numbers (no nan or inf), got '{edges}'" in _error(argv, capsys)
+        assert not (tmp_path / "r").exists()

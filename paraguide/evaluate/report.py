@@ -5,6 +5,7 @@ question word and (QM) category; ``report.md``, ``report.json`` and PNG plots ar
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -143,6 +144,8 @@ def _edges(text: str, what: str) -> list[float]:
         edges = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise ValueError(f"--{what}-bands: comma-separated numbers, got {text!r}") from None
+    if not all(math.isfinite(e) for e in edges):
+        raise ValueError(f"--{what}-bands: finite numbers (no nan or inf), got {text!r}")
     if edges != sorted(set(edges)):
         raise ValueError(f"--{what}-bands: increasing numbers, got {text!r}")
     return edges

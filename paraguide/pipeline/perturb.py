@@ -53,10 +53,11 @@ class PerturbJob:
     out: str = option("output folder (new or empty)", required=True, metavar="DIR")
     ops: str = option("what to generate: operation names, subcategories, categories, comma-separated, or "
                       "the preset duqm (all that apply)", "duqm", metavar="NAMES")  # fmt: skip
-    limit: int = option("perturb at most the first N questions (0: all)", 0, metavar="N")
+    limit: int = option("perturb at most the first N questions (0: all)", 0, metavar="N", minimum=0)
     per_operation: int = option("keep at most N pairs per operation, a seeded random sample (0: all; the "
                                 "operations that apply to almost every question, misspell and "
-                                "insert_particle, otherwise outnumber the rest)", 0, metavar="N")  # fmt: skip
+                                "insert_particle, otherwise outnumber the rest)", 0, metavar="N",
+                                minimum=0)  # fmt: skip
     seed: int = option("seed of the choice among an operation's candidates", 13)
     ner: str | None = option("a locally installed spaCy pipeline for named entities (default: rules)",
                              metavar="NAME")  # fmt: skip
@@ -92,6 +93,9 @@ class PerturbJob:
 
     def run(self, progress: bool = True) -> dict:
         """Generate, write the files, and return the summary (as ``summary.json`` holds it)."""
+        for name in ("limit", "per_operation"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be a whole number, at least 0 (0: all)")
         if self.squad or self.trap or self.select_only:
             return self._trap(progress)
         output = OutputDir.check(self.out, "perturb", overwrite=self.overwrite, resumable=False)
