@@ -16,6 +16,7 @@ Writes, in ``--out``:
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, fields
@@ -35,8 +36,8 @@ class PerturbJob:
     """``paraguide perturb``: every applicable operation on every question of ``input`` (or of the first
     (``side`` a) questions of the pair file ``pairs``)."""
 
-    input: str | None = option("questions: text (one a line), TSV (question first) or JSONL (question)",
-                               metavar="FILE")  # fmt: skip
+    input: str | None = option("questions: text (one a line, tabs included), TSV named .tsv (question first) "
+                               "or JSONL (question)", metavar="FILE")  # fmt: skip
     pairs: str | None = option("instead of --input: a pair file (LCQMC/BQ TSV, Quora, MRPC, JSONL); its "
                                "questions of --side are perturbed", metavar="FILE")  # fmt: skip
     squad: str | None = option("instead of --input: a SQuAD file for the QA over-stability set, with --trap "
@@ -74,7 +75,8 @@ class PerturbJob:
             )
         found: list[tuple[str, str]] = []
         if self.input:
-            for i, q in enumerate(read_questions(self.input, lang=self.lang), 1):
+            whole = not self.input.endswith((".tsv", ".tsv.gz"))
+            for i, q in enumerate(read_questions(self.input, lang=self.lang, whole_lines=whole), 1):
                 found.append((str(i), q.question.strip()))
         else:
             for i, pair in enumerate(read_pairs(self.pairs), 1):
@@ -136,6 +138,9 @@ class PerturbJob:
         return job.run(progress)
 
 
+_BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+[ ]*")
+
+
 def _cap(rows: list[dict], per_operation: int, seed: int) -> list[dict]:
     """At most ``per_operation`` rows of each operation, a seeded sample, in input order."""
     if not per_operation:
@@ -170,9 +175,12 @@ def _write(
     rows = _cap(rows, per_operation, perturber.seed)
     made = Counter(row["operation"] for row in rows)
     write_jsonl(out / "pairs.jsonl", rows)
+    flattened = 0  # pairs whose tabs or line breaks became spaces in pairs.tsv (pairs.jsonl keeps them)
     with atomic_write(out / "pairs.tsv") as f:
         for row in rows:
-            f.write(f"{row['question1']}\t{row['question2']}\t{row['label']}\n")
+            q1, q2 = _tsv_cell(row["question1"]), _tsv_cell(row["question2"])
+            flattened += (q1, q2) != (row["question1"], row["question2"])
+            f.write(f"{q1}\t{q2}\t{row['label']}\n")
     by_sub: Counter = Counter()
     by_cat: Counter = Counter()
     labels: Counter = Counter()
@@ -203,8 +211,15 @@ def _write(
         "categories": dict(by_cat),
         "not_applicable": perturber.left_out,
     }
+    if flattened:
+        summary["pairs_tsv_whitespace_replaced"] = flattened
     write_json(out / "summary.json", summary)
     return summary
+
+
+def _tsv_cell(text: str) -> str:
+    """A question as one TSV cell: each run of tabs and line breaks becomes one space."""
+    return _BREAKS.sub(" ", text)
 
 
 def format_summary(summary: dict) -> str:
