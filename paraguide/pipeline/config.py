@@ -132,10 +132,10 @@ class GeneratorConfig:
 
     def check(self) -> None:
         """Raise ValueError naming the option that cannot work."""
+        if self.lang not in DEFAULT_SOURCE:  # first: without a language there is no default preset either
+            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
         if self.preset not in PRESETS:
             raise ValueError(f"unknown --preset {self.preset!r}; choose {' or '.join(PRESETS)}")
-        if self.lang not in DEFAULT_SOURCE:
-            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
         if self.use not in USES:
             raise ValueError(f"unknown use {self.use!r}; choose {', '.join(USES)}")
         if self.nbest > self.num_beams:
