@@ -596,9 +596,8 @@ def _run_perturb(args) -> int:
     job = _from_args(PerturbJob, args)
     summary = job.run(progress=not args.quiet)
     print(format_summary(summary))
-    _note(
-        f"written: {job.out}/" + ("pairs.jsonl" if summary["job"] == "perturb" else "trap.json, traps.jsonl")
-    )
+    files = ["pairs.jsonl", "pairs.tsv", "summary.json"] if summary["job"] == "perturb" else summary["files"]
+    _note(f"written in {job.out}: {', '.join(files)}")
     return 0
 
 

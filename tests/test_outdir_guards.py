@@ -3,6 +3,7 @@ crash named) and a command that never deletes or replaces its own inputs, with o
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -103,18 +104,19 @@ def test_two_runs_racing_for_one_folder_do_not_mix(tmp_path, capsys):
     assert snapshot(out) == before
 
 
-def test_a_lock_is_released_when_a_run_fails(tmp_path, capsys, monkeypatch):
+def test_a_lock_is_released_when_a_run_fails_and_a_full_disk_names_the_file(tmp_path, capsys, monkeypatch):
     import paraguide.pipeline.perturb as perturb
 
-    def full(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    def full(text):
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(perturb, "_write", full)  # writing fails after the claim
+    monkeypatch.setattr(perturb, "_tsv_cell", full)  # writing pairs.tsv fails after the claim
     q = _questions(tmp_path)
     out = tmp_path / "out"
     assert main(_perturb(q, out)) == 1
-    assert "No space left on device" in capsys.readouterr().err
+    assert f"cannot write {out / 'pairs.tsv'}: No space left on device" in capsys.readouterr().err
     assert (out / "run.json").is_file() and not (out / LOCK_FILE).exists()
+    assert not (out / "pairs.tsv").exists() and not list(out.glob(".pairs.tsv.*"))  # no half-written file
 
 
 # ---- item 2: inputs are never deleted ------------------------------------------------------------------
@@ -226,3 +228,20 @@ def test_a_dangling_out_symlink_is_named(tmp_path, capsys):
     assert (
         f"{link} is a symbolic link to {tmp_path / 'gone'}, which does not exist" in capsys.readouterr().err
     )
+
+
+def test_resume_does_not_follow_a_work_symlink(tmp_path, capsys):
+    """Issue 32 item 9: a ``work/`` that is a symbolic link to a folder outside is refused on --resume (it
+    would have the run write there); the folder it points to is left as it was."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text(json.dumps({"job": "build-testset", "config": {}, "inputs": {}}))
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "shard-0.jsonl").write_text("precious\n")
+    (out / "work").symlink_to(outside)
+    argv = ["build-testset", "--squad", str(EXAMPLE), "--out", str(out), "--resume", *BUILD]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"cannot resume {out}: {out / 'work'} is a symbolic link (to {outside})" in err
+    assert (outside / "shard-0.jsonl").read_text() == "precious\n"

@@ -110,6 +110,7 @@ class OutputDir:
         out.seen = _run_bytes(path)
         if run is not None and run["job"] == job:
             if resume:
+                _no_links(path, job)
                 out.resumed, out.saved = True, run
             elif overwrite:
                 out.remove = owned(path, job)
@@ -236,6 +237,19 @@ def owned(path: Path, job: str) -> list[Path]:
         return []
     patterns = (*OWNED.get(job, ()), RUN_FILE)
     return sorted(p for p in path.iterdir() if any(fnmatch.fnmatchcase(p.name, pat) for pat in patterns))
+
+
+def _no_links(path: Path, job: str) -> None:
+    """--resume writes into what the run wrote: a symbolic link there (``work/`` pointing elsewhere) would
+    have it write outside its folder, so it is a :class:`RunConflict`."""
+    for p in owned(path, job):
+        inner = p.rglob("*") if p.is_dir() and not p.is_symlink() else ()
+        link = next((q for q in (p, *inner) if q.is_symlink()), None)
+        if link is not None:
+            raise RunConflict(
+                f"cannot resume {path}: {link} is a symbolic link (to {os.readlink(link)}), and a run writes "
+                "only inside its own folder; remove the link, or start again with --overwrite"
+            )
 
 
 def _run_bytes(path: Path) -> bytes | None:
