@@ -50,19 +50,24 @@ def _perturb(q: Path, out: Path, *extra: str) -> list[str]:
 
 
 @pytest.fixture
-def holder(tmp_path):
-    """Start a process that takes the lock of a folder and waits; yields (folder, process)."""
-    folder = tmp_path / "out"
-    folder.mkdir()
+def first_run(tmp_path):
+    """A real ``paraguide perturb`` run in another process, paused once it has claimed its folder (its
+    writing step waits): yields (its --out, the process, its questions file)."""
+    q = _questions(tmp_path)
+    out = tmp_path / "out"
     code = (
-        "import sys, time; from pathlib import Path; from paraguide.data.lock import acquire; "
-        f"acquire(Path({str(folder)!r})); print('locked', flush=True); time.sleep(120)"
+        "import sys, time; import paraguide.pipeline.perturb as p; from paraguide.cli import main\n"
+        "def paused(*a, **k):\n    print('claimed', flush=True); time.sleep(120)\n"
+        "p._write = paused\n"
+        "sys.exit(main(sys.argv[1:]))"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "paraguide-holder"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", code, *_perturb(q, out)],
+        stdout=subprocess.PIPE,
+        text=True,
     )
-    assert proc.stdout.readline().strip() == "locked"
-    yield folder, proc
+    assert proc.stdout.readline().strip() == "claimed"
+    yield out, proc, q
     if proc.poll() is None:
         proc.kill()
         proc.wait()
@@ -71,23 +76,35 @@ def holder(tmp_path):
 # ---- item 1: one run per folder -------------------------------------------------------------------------
 
 
-def test_a_live_lock_refuses_a_second_run_and_a_stale_one_is_named(holder, tmp_path, capsys):
-    folder, proc = holder
-    q = _questions(tmp_path)
-    assert main(_perturb(q, folder)) == 1
+def test_a_second_run_into_a_running_runs_folder_is_refused_and_a_crash_leaves_a_named_stale_lock(
+    first_run, capsys
+):
+    """Issue 32 item 1: two runs into one --out. The second (here: another source of questions, as in the
+    issue) is refused while the first runs, naming the folder and the first run's pid and command, and
+    writes nothing; after the first is killed (kill -9), the next run takes the lock and names the stale
+    one."""
+    out, proc, q = first_run
+    before = sorted(os.listdir(out))
+    assert before == [LOCK_FILE, "run.json"]
+    other = q.with_name("other.txt")
+    other.write_text("北京会下雨吗\n", encoding="utf-8")
+    assert main(_perturb(other, out)) == 1
     err = capsys.readouterr().err
-    assert f"{folder} is in use by another paraguide run (pid {proc.pid}" in err
-    assert "paraguide-holder" in err  # the holder's command line
-    assert sorted(os.listdir(folder)) == [LOCK_FILE]  # nothing written
+    assert f"{out} is in use by another paraguide run (pid {proc.pid}" in err
+    assert f"perturb --input {q}" in err  # the first run's command line
+    assert sorted(os.listdir(out)) == before
+    assert main([*_perturb(other, out), "--overwrite"]) == 1  # --overwrite does not take a live run's folder
+    assert "is in use by another paraguide run" in capsys.readouterr().err
+    assert sorted(os.listdir(out)) == before
 
     proc.send_signal(signal.SIGKILL)  # a crash: the OS lets go of the lock, the record stays
     proc.wait()
-    assert main(_perturb(q, folder)) == 0
+    assert main([*_perturb(q, out), "--overwrite"]) == 0
     err = capsys.readouterr().err
-    assert f"{folder / LOCK_FILE} was left by a run that did not end normally (pid {proc.pid}" in err
+    assert f"{out / LOCK_FILE} was left by a run that did not end normally (pid {proc.pid}" in err
     assert "no longer running): stale lock taken over" in err
-    assert (folder / "pairs.jsonl").is_file()
-    assert not (folder / LOCK_FILE).exists()  # released at the end of the run
+    assert (out / "pairs.jsonl").is_file()
+    assert not (out / LOCK_FILE).exists()  # released at the end of the run
 
 
 def test_two_runs_racing_for_one_folder_do_not_mix(tmp_path, capsys):
@@ -245,3 +262,16 @@ def test_resume_does_not_follow_a_work_symlink(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"cannot resume {out}: {out / 'work'} is a symbolic link (to {outside})" in err
     assert (outside / "shard-0.jsonl").read_text() == "precious\n"
+
+
+def test_an_api_run_that_stopped_on_an_error_does_not_block_the_next_one_in_the_same_process(tmp_path):
+    out = tmp_path / "out"
+    first = OutputDir.check(out, "perturb")
+    first.identify({}, {})
+    first.claim()  # then the caller's code fails: no finish(), the lock is still held by this process
+    assert (out / LOCK_FILE).exists()
+    again = OutputDir.check(out, "perturb", overwrite=True)
+    again.identify({}, {})
+    again.claim()
+    again.finish()
+    assert not (out / LOCK_FILE).exists()

@@ -68,12 +68,9 @@ def acquire(folder: Path) -> FolderLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _describe(_read(fd))
+            record = _read(fd)
             os.close(fd)
-            raise FolderBusy(
-                f"{folder} is in use by another paraguide run ({holder}); wait for it to finish, or choose "
-                "another output folder"
-            ) from None
+            raise FolderBusy(_busy(folder, record)) from None
         # The holder before us may have removed the file between our open and our lock: lock the file
         # that is there now.
         try:
@@ -96,6 +93,32 @@ def acquire(folder: Path) -> FolderLock:
     os.pwrite(fd, json.dumps(record).encode(), 0)
     _held[key] = lock
     return lock
+
+
+def check_free(folder: Path) -> None:
+    """Raise :class:`FolderBusy` when a live process holds ``folder``'s lock (a look only: the lock is not
+    taken), so that a run says the folder is in use before it says what the folder holds. A lock this
+    process holds (an earlier run in it that stopped on an error) is not in the way: :func:`acquire` takes
+    it over."""
+    if folder.resolve() in _held:
+        return
+    try:
+        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return  # no lock file (or not one paraguide wrote): nobody holds it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise FolderBusy(_busy(folder, _read(fd))) from None
+    finally:
+        os.close(fd)  # also lets go of the shared lock just taken
+
+
+def _busy(folder: Path, record: dict | None) -> str:
+    return (
+        f"{folder} is in use by another paraguide run ({_describe(record)}); wait for it to finish, or "
+        "choose another output folder"
+    )
 
 
 def release_all() -> None:

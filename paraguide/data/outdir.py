@@ -33,7 +33,7 @@ from pathlib import Path
 
 from paraguide.data.fingerprint import changed_files
 from paraguide.data.io import write_json
-from paraguide.data.lock import LOCK_FILE, FolderLock, acquire
+from paraguide.data.lock import LOCK_FILE, FolderLock, acquire, check_free
 from paraguide.errors import ParaguideError
 
 RUN_FILE = "run.json"
@@ -105,6 +105,8 @@ class OutputDir:
             )
         if path.exists() and not path.is_dir():
             raise RunConflict(f"{path} is a file, not a folder: give a folder for the outputs")
+        if path.is_dir():
+            check_free(path)  # a live run there: say so, whatever its folder holds so far
         entries = sorted(p.name for p in path.iterdir() if p.name != LOCK_FILE) if path.is_dir() else []
         run = _read_run(path) if RUN_FILE in entries else None
         out.seen = _run_bytes(path)
