@@ -275,3 +275,22 @@ def test_an_api_run_that_stopped_on_an_error_does_not_block_the_next_one_in_the_
     again.claim()
     again.finish()
     assert not (out / LOCK_FILE).exists()
+
+
+def test_build_testset_overwrite_onto_its_model_folder_is_refused(tmp_path, capsys):
+    """``build-testset --model M --out M --overwrite`` (issue 32 item 2): M's trained model is kept, even
+    where this run does not read it (the substitute preset runs no beam)."""
+    model = tmp_path / "M"
+    model.mkdir()
+    (model / "model.safetensors").write_bytes(b"weights")
+    (model / "config.json").write_text("{}")
+    (model / "run.json").write_text(
+        json.dumps({"job": "train", "config": {}, "inputs": {}, "finished": True})
+    )
+    before = snapshot(model)
+    argv = ["build-testset", "--squad", str(EXAMPLE), "--model", str(model), "--out", str(model), "--overwrite",
+            *BUILD]  # fmt: skip
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"but this run reads {model.resolve()} (its model)" in err
+    assert snapshot(model) == before

@@ -76,6 +76,7 @@ class OutputDir:
     saved: dict | None = None  # the run.json of the run --resume continues
     config: dict = field(default_factory=dict)
     inputs: dict[str, dict] = field(default_factory=dict)
+    named: dict[str, str] = field(default_factory=dict)  # inputs given but not read (kept all the same)
     seen: bytes | None = None  # run.json as check() read it (claim() refuses a folder changed since)
     lock: FolderLock | None = None
 
@@ -200,13 +201,18 @@ class OutputDir:
             self.record()
 
     def _keep_inputs(self) -> None:
-        """Raise :class:`RunConflict` when something --overwrite would remove is an input of the run, holds
-        one, or is a file of an input folder (compared by resolved path; a folder's subfolders, such as a
-        report written inside a test set's folder, are not its files)."""
+        """Raise :class:`RunConflict` when something --overwrite would remove is an input of the run (or a
+        path given as one that this run does not read, ``named``: ``--model`` with --nbest 0), holds one, or
+        is a file of an input folder (compared by resolved path; a folder's subfolders, such as a report
+        written inside a test set's folder, are not its files)."""
+        sources = {role: fp["path"] for role, fp in self.inputs.items()}
+        sources.update(
+            {role: str(Path(p).resolve()) for role, p in self.named.items() if role not in sources}
+        )
         for p in self.remove:
             target = p.parent.resolve() / p.name  # a link is removed, not what it points to
-            for role, fp in sorted(self.inputs.items()):
-                source = Path(fp["path"])
+            for role, source in sorted(sources.items()):
+                source = Path(source)
                 if source.is_relative_to(target) or target.parent == source:
                     raise RunConflict(
                         f"--overwrite would remove {p}, but this run reads {source} (its {role}): a command "

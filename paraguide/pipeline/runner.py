@@ -89,6 +89,8 @@ class ChunkRunner:
         self.output = OutputDir.check(config.out, job, resume=config.resume, overwrite=config.overwrite)
         self.generator = load_generator(config, device=self.state.device)
         self.output.identify(self.run_config(), self.inputs())
+        if config.model:  # given, even where it is not read (--nbest 0): never removed by --overwrite
+            self.output.named["model"] = config.model
         self.state.wait_for_everyone()
         self.work = Path(config.out) / WORK
         if self.state.is_main_process:
