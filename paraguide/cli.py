@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 from paraguide import __version__
+from paraguide.data.lock import release_all
 from paraguide.errors import ParaguideError
 
 
@@ -38,6 +39,7 @@ def _config_defaults(parser, argv: list[str]) -> None:
     import json
 
     from paraguide.errors import DataError
+    from paraguide.options import config_problem
 
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("command", nargs="?")
@@ -54,9 +56,13 @@ def _config_defaults(parser, argv: list[str]) -> None:
     if not isinstance(values, dict):
         raise DataError(known.config, "not a JSON object")
     actions = {a.dest: a for a in command._actions if a.dest not in ("help", "config", "parser")}
-    for key in values:
+    for key, value in values.items():
         if key not in actions:
             raise DataError(known.config, f"unknown option for paraguide {known.command}", field=key)
+        problem = config_problem(actions[key], value)
+        if problem:
+            raise DataError(known.config, problem, field=key)
+    for key in values:
         actions[key].required = False
     command.set_defaults(**values)
 
@@ -115,11 +121,13 @@ def _run_prepare(args) -> int:
 
 
 def _add_dataclass_args(parser, cls, skip=(), first=()) -> None:
-    """One option per dataclass field (``--field-name``), typed from the field's default, its help from the
-    field's metadata (:func:`paraguide.options.option`): ``cli=False`` leaves it out; ``positional``,
-    ``action="append"``, ``choices``, ``required``, ``metavar`` and ``flag`` (another name) shape it;
-    ``shown=False`` keeps "(default: ...)" off. Fields named in ``first`` lead."""
+    """One option per dataclass field (``--field-name``), typed from the field's default (no lower than
+    ``minimum``), its help from the field's metadata (:func:`paraguide.options.option`): ``cli=False`` leaves
+    it out; ``positional``, ``action="append"``, ``choices``, ``required``, ``metavar`` and ``flag`` (another
+    name) shape it; ``shown=False`` keeps "(default: ...)" off. Fields named in ``first`` lead."""
     import dataclasses
+
+    from paraguide.options import at_least
 
     fields = sorted(
         dataclasses.fields(cls), key=lambda f: first.index(f.name) if f.name in first else len(first)
@@ -156,6 +164,8 @@ def _add_dataclass_args(parser, cls, skip=(), first=()) -> None:
                 parser.add_argument(flag, dest=f.name, action="store_true", help=help_)
         else:
             kind = type(default) if default is not None else _optional_type(str(f.type))
+            if "minimum" in meta:
+                kind = at_least(kind, meta["minimum"])
             shown = f" (default: {default})" if default is not None and meta.get("shown", True) else ""
             parser.add_argument(
                 flag, dest=f.name, type=kind, default=default, help=f"{help_}{shown}".strip(), **shape
@@ -656,9 +666,8 @@ def _run_perturb(args) -> int:
     warn_missing("perturb", perturb_resources(job.lang, squad=bool(job.squad)))
     summary = job.run(progress=not args.quiet)
     print(format_summary(summary))
-    _note(
-        f"written: {job.out}/" + ("pairs.jsonl" if summary["job"] == "perturb" else "trap.json, traps.jsonl")
-    )
+    files = ["pairs.jsonl", "pairs.tsv", "summary.json"] if summary["job"] == "perturb" else summary["files"]
+    _note(f"written in {job.out}: {', '.join(files)}")
     return 0
 
 
@@ -746,6 +755,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"paraguide {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        release_all()  # an output folder's lock, when the command stopped before finishing
 
 
 if __name__ == "__main__":

@@ -125,3 +125,57 @@ def test_options_from_a_json_config_file(tmp_path, capsys):
     assert f"{config} [field top_kk]: unknown option for paraguide suggest" in capsys.readouterr().err
     config.write_text("[1, 2]")
     assert main(argv) == 1 and f"{config}: not a JSON object" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command, values, problem",
+    [
+        ("build-testset", {"overwrite": "false"}, 'expected true or false, got "false"'),
+        ("evaluate", {"lenient_ids": "false"}, 'expected true or false, got "false"'),
+        ("build-testset", {"top_k": 2.7}, "expected an integer, got 2.7"),
+        ("build-testset", {"seed": [1]}, "expected an integer, got [1]"),
+        ("build-testset", {"seed": 1.5}, "expected an integer, got 1.5"),
+        ("build-testset", {"seed": True}, "expected an integer, got true"),
+        ("build-testset", {"top_k": 0}, "must be at least 1, got 0"),
+        ("build-testset", {"threshold": "0.5"}, 'expected a number, got "0.5"'),
+        ("build-testset", {"source": ["ppdb"]}, 'expected a string, got ["ppdb"]'),
+        ("train", {"max_steps": 0.5}, "expected an integer, got 0.5"),
+        ("prepare", {"pairs": "a.tsv"}, 'expected a list of strings (the option is repeatable), got "a.tsv"'),
+        ("prepare", {"pairs": [1]}, "expected a list of strings (the option is repeatable), got [1]"),
+        ("perturb", {"limit": -3}, "must be at least 0, got -3"),
+        ("perturb", {"lang": "fr"}, 'expected one of en, zh, got "fr"'),
+        ("perturb", {"out": None}, "null is not allowed here"),
+    ],
+)
+def test_config_values_are_typed_before_anything_is_written(tmp_path, capsys, command, values, problem):
+    """Issue 32 item 6: a --config value of the wrong type or range is an error naming the file and the key,
+    before the output folder is touched (``{"overwrite": "false"}`` used to overwrite a finished run)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps(values))
+    key = next(iter(values))
+    assert main([command, "--config", str(config)]) == 1
+    assert capsys.readouterr().err.strip() == f"paraguide: error: {config} [field {key}]: {problem}"
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+def test_config_values_of_the_right_type_pass(tmp_path):
+    from paraguide.cli import _config_defaults, build_parser
+
+    parser = build_parser()
+    config = tmp_path / "c.json"
+    values = {"overwrite": False, "top_k": 2, "threshold": 1, "seed": 3, "source": "none", "preset": None}
+    config.write_text(json.dumps(values))
+    _config_defaults(parser, ["build-testset", "--config", str(config)])
+    args = parser.parse_args(["build-testset", "--config", str(config), "--out", "x", "--squad", "s"])
+    assert (args.overwrite, args.top_k, args.threshold, args.seed, args.source) == (False, 2, 1, 3, "none")
+
+
+def test_command_line_numbers_are_ranged(capsys):
+    """Issue 32 item 9: ``perturb --limit -3`` and ``--per-operation -1`` are refused by argparse."""
+    for flag in ("--limit", "--per-operation"):
+        with pytest.raises(SystemExit):
+            main(["perturb", "--input", "q.txt", "--out", "o", flag, "-3"])
+        assert f"argument {flag}: must be at least 0, got -3" in capsys.readouterr().err

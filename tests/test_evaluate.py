@@ -156,7 +156,7 @@ def qa_build(tmp_path):
             record = {"id": new, "original_id": old, "original": questions[old], "paraphrase": question,
                       "suggestion_source": source, "scores": {"embedding": sim}, "step": step}  # fmt: skip
             f.write(json.dumps(record) + "\n")
-    _write(build / "run.json", {"job": "build-testset", "config": {"lang": "en"}})
+    _write(build / "run.json", {"job": "build-testset", "config": {"lang": "en"}, "finished": True})
     return build
 
 
@@ -244,7 +244,7 @@ def qm_build(tmp_path):
             record = {"id": f"{n}:a", "original_id": f"{n + 1}:a", "original": row[0], "paraphrase": row[1],
                       "suggestion_source": "interrogative", "scores": {"sim": 0.9}, "step": 1}  # fmt: skip
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
-    _write(build / "run.json", {"job": "build-testset", "config": {"lang": "zh"}})
+    _write(build / "run.json", {"job": "build-testset", "config": {"lang": "zh"}, "finished": True})
     return build
 
 
@@ -355,3 +355,69 @@ def test_evaluate_single_squad_file(tmp_path, capsys):
         f"paraguide evaluate: error: {out} already holds a paraguide evaluate run; pass --overwrite to replace it\n"
     )
     assert main(["evaluate", "--squad", squad, "--predictions", preds, "--out", str(out), "--overwrite"]) == 0
+
+
+def test_evaluate_qm_scores_prediction_not_label_and_refuses_other_labels(qm_build, tmp_path, capsys):
+    """Issue 32 item 5: run_qm.py writes the gold "label" next to its "prediction": scored from
+    "prediction"; a predicted label outside 0/1 is refused by file and line."""
+    gold = [1, 0, 1, 0]
+    original = tmp_path / "orig.jsonl"
+    original.write_text("".join(json.dumps({"label": y, "prediction": 1 - y}) + "\n" for y in gold))
+    para = tmp_path / "para.jsonl"
+    para.write_text("".join(json.dumps({"label": y, "prediction": y}) + "\n" for y in gold))
+    out = tmp_path / "report"
+    argv = ["evaluate", "--testset", str(qm_build), "--original", str(original), "--paraphrased", str(para),
+            "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    before = json.loads((out / "report.json").read_text(encoding="utf-8"))["results"]["before"]
+    assert before["original"]["accuracy"] == 0.0  # every prediction wrong, whatever "label" says
+    assert before["paraphrased"]["accuracy"] == 100.0
+    for bad, line in (("1\n0\n2\n1\n", 3), ("1\n-1\n0\n0\n", 2)):
+        labels = tmp_path / "bad.labels"
+        labels.write_text(bad)
+        err = _error([*argv[:3], "--original", str(labels), "--paraphrased", str(para), "--out",
+                      str(tmp_path / "r2")], capsys)  # fmt: skip
+        assert f"{labels}:{line}: predicted label {bad.split()[line - 1]} is not one of 0, 1" in err
+        assert not (tmp_path / "r2").exists()
+    para.write_text(json.dumps({"label": 1, "prediction": 2}) + "\n")
+    err = _error([*argv[:3], "--original", str(original), "--paraphrased", str(para), "--out",
+                  str(tmp_path / "r3")], capsys)  # fmt: skip
+    assert f"{para}:1 [field prediction]: predicted label 2 is not one of 0, 1" in err
+
+
+def test_evaluate_qa_predictions_latin1_and_duplicate_ids_are_named(qa_build, tmp_path, capsys):
+    """Issue 32 item 9: a latin-1 predictions file and an id given twice name the file (and the id)."""
+    good = _write(tmp_path / "p.json", {"p1": "a", "p2": "b", "p3": "c", "p4": "d"})
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"o1": "Québec", "o2": "b", "o3": "c"}'.encode("latin-1"))
+    base = ["evaluate", "--testset", str(qa_build), "--out", str(tmp_path / "r")]
+    err = _error([*base, "--original", str(latin), "--paraphrased", good], capsys)
+    assert f"{latin}: not UTF-8 text (byte 0xe9 at offset 10)" in err
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"o1": "Paris", "o2": "b", "o1": "Lyon", "o3": "c"}')
+    err = _error([*base, "--original", str(twice), "--paraphrased", good], capsys)
+    assert f"{twice} (record o1): the id is given twice (which answer counts?)" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_evaluate_refuses_an_unfinished_build(qa_build, tmp_path, capsys):
+    """Issue 32 item 9: a build killed half way (run.json not finished) is refused by name."""
+    (qa_build / "run.json").write_text(json.dumps({"job": "build-testset", "config": {"lang": "en"}}))
+    original = _write(tmp_path / "o.json", {"o1": "a", "o2": "b", "o3": "c"})
+    para = _write(tmp_path / "p.json", {"p1": "a", "p2": "b", "p3": "c", "p4": "d"})
+    argv = ["evaluate", "--testset", str(qa_build), "--original", original, "--paraphrased", para, "--out",
+            str(tmp_path / "r"), "--lang", "en"]  # fmt: skip
+    err = _error(argv, capsys)
+    assert f"{qa_build / 'run.json'}: the paraguide build-testset run in {qa_build} has not finished" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_evaluate_refuses_nan_band_edges(qa_build, tmp_path, capsys):
+    """Issue 32 item 9: NaN (or inf) band edges are refused, not sorted as if they were numbers."""
+    original = _write(tmp_path / "o.json", {"o1": "a", "o2": "b", "o3": "c"})
+    para = _write(tmp_path / "p.json", {"p1": "a", "p2": "b", "p3": "c", "p4": "d"})
+    for edges in ("nan,0.5", "0.5,inf"):
+        argv = ["evaluate", "--testset", str(qa_build), "--original", original, "--paraphrased", para,
+                "--out", str(tmp_path / "r"), "--similarity-bands", edges]  # fmt: skip
+        assert f"--similarity-bands: finite numbers (no nan or inf), got '{edges}'" in _error(argv, capsys)
+        assert not (tmp_path / "r").exists()

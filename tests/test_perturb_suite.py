@@ -166,3 +166,32 @@ def test_evaluate_suite_command_and_its_errors(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert "pairs.jsonl:1 [field subcategory]: missing or empty subcategory" in err
+
+
+def test_pairs_tsv_has_one_line_per_pair_whatever_the_questions_hold(tmp_path, capsys):
+    """Issue 32 items 7 and 9: a question with a tab or a line break gives one pairs.tsv line per pair (the
+    breaks become spaces there, counted in summary.json; pairs.jsonl keeps the text), and a tab in a plain
+    text --input line is part of the question, not a column."""
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        "".join(
+            json.dumps({"question": q}, ensure_ascii=False) + "\n"
+            for q in ("这是\t什么啊？", "北京\n会下雨吗")
+        )
+    )
+    out = tmp_path / "out"
+    args = ["perturb", "--input", str(questions), "--lang", "zh", "--ops", "discourse_particle", "--out",
+            str(out), "--quiet"]  # fmt: skip
+    assert main(args) == 0
+    rows = [json.loads(line) for line in (out / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    tsv = (out / "pairs.tsv").read_text(encoding="utf-8").split("\n")
+    assert tsv[-1] == "" and len(tsv) - 1 == len(rows) == 3
+    assert all(len(line.split("\t")) == 3 for line in tsv[:-1])
+    assert tsv[0].split("\t")[0] == "这是 什么啊？" and rows[0]["question1"] == "这是\t什么啊？"
+    assert json.loads((out / "summary.json").read_text())["pairs_tsv_whitespace_replaced"] == 3
+
+    plain = tmp_path / "q.txt"
+    plain.write_text("这是\t什么啊？\n", encoding="utf-8")
+    assert main([*args[:2], str(plain), *args[3:], "--overwrite"]) == 0
+    rows = [json.loads(line) for line in (out / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["question1"] for r in rows} == {"这是\t什么啊？"}  # the whole line, not "这是"

@@ -491,3 +491,22 @@ def test_perturb_command_makes_traps_and_evaluate_counts_answers_on_them(en, tin
     assert "2 of 3 answers on the trap set are the trap's distractor" in (report / "report.md").read_text()
     assert main(["perturb", "--squad", tiny, "--out", str(tmp_path / "x")]) == 1
     assert "give --trap (insert traps) or --select-only" in capsys.readouterr().err
+
+
+def test_select_only_names_only_the_files_it_wrote(en, tiny, tmp_path, capsys):
+    """Issue 32 item 9: --select-only says it wrote original.json and summary.json, not trap files, and over
+    an earlier trap run (--overwrite) leaves none of that run's trap files behind."""
+    from paraguide.cli import main
+
+    out = tmp_path / "sel"
+    assert main(["perturb", "--squad", tiny, "--trap", "--out", str(out), "--quiet"]) == 0
+    assert f"written in {out}: original.json, trap.json, id_map.json, traps.jsonl, summary.json" in (
+        capsys.readouterr().err
+    )
+    assert (
+        main(["perturb", "--squad", tiny, "--select-only", "--out", str(out), "--overwrite", "--quiet"]) == 0
+    )
+    err = capsys.readouterr().err
+    assert f"written in {out}: original.json, summary.json\n" in err and "trap" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["original.json", "run.json", "summary.json"]
+    assert json.loads((out / "summary.json").read_text())["files"] == ["original.json", "summary.json"]

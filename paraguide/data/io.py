@@ -7,6 +7,7 @@ Quora dumps) and decoded one by one, so that bad UTF-8 is reported with its line
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import json
@@ -22,6 +23,8 @@ from paraguide.errors import BadRecords, DataError
 
 GZIP_MAGIC = b"\x1f\x8b"
 NUL_PROBLEM = "NUL byte in the text (a binary file?)"
+# Errors of a write that name no file (a full disk, a quota, a file too large, a read-only file system)
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})
 
 
 def is_gzip(path: str | os.PathLike) -> bool:
@@ -185,9 +188,11 @@ def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
             yield f
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the usual permissions
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename is None and e.errno in WRITE_ERRORS:
+            raise OSError(e.errno, f"cannot write {path}: {e.strerror or e}") from e  # say which file
         raise
 
 

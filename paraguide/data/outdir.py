@@ -11,6 +11,11 @@ and claims it before writing anything (:meth:`OutputDir.claim`), which writes ``
 - Any other non-empty folder (a user's files, another job's run, an older paraguide's run without
   ``run.json``): an error, unless ``--overwrite``, which replaces only the files paraguide writes there.
 - ``--resume`` with ``--overwrite`` is an error.
+- A command never deletes or replaces what it reads: an input that --overwrite would remove (the file, or a
+  folder holding it, compared by resolved path) is refused before anything is touched.
+- One run at a time: ``claim`` takes the folder's lock (:mod:`paraguide.data.lock`) and holds it until
+  ``finish`` (or the process ends); a run that finds the folder changed since its check (another run got
+  there first) stops.
 
 The folder is checked to be writable before any expensive work starts.
 """
@@ -21,12 +26,14 @@ import fnmatch
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paraguide.data.fingerprint import changed_files
 from paraguide.data.io import write_json
+from paraguide.data.lock import LOCK_FILE, FolderLock, acquire, check_free
 from paraguide.errors import ParaguideError
 
 RUN_FILE = "run.json"
@@ -69,6 +76,9 @@ class OutputDir:
     saved: dict | None = None  # the run.json of the run --resume continues
     config: dict = field(default_factory=dict)
     inputs: dict[str, dict] = field(default_factory=dict)
+    named: dict[str, str] = field(default_factory=dict)  # inputs given but not read (kept all the same)
+    seen: bytes | None = None  # run.json as check() read it (claim() refuses a folder changed since)
+    lock: FolderLock | None = None
 
     @classmethod
     def check(
@@ -89,12 +99,21 @@ class OutputDir:
                 "--resume and --overwrite contradict each other: --resume continues the run in "
                 f"{path}, --overwrite discards it and starts again; give one"
             )
+        if path.is_symlink() and not path.exists():
+            raise RunConflict(
+                f"{path} is a symbolic link to {os.readlink(path)}, which does not exist: give an existing "
+                "folder or a new path for the outputs"
+            )
         if path.exists() and not path.is_dir():
             raise RunConflict(f"{path} is a file, not a folder: give a folder for the outputs")
-        entries = sorted(p.name for p in path.iterdir()) if path.is_dir() else []
+        if path.is_dir():
+            check_free(path)  # a live run there: say so, whatever its folder holds so far
+        entries = sorted(p.name for p in path.iterdir() if p.name != LOCK_FILE) if path.is_dir() else []
         run = _read_run(path) if RUN_FILE in entries else None
+        out.seen = _run_bytes(path)
         if run is not None and run["job"] == job:
             if resume:
+                _no_links(path, job)
                 out.resumed, out.saved = True, run
             elif overwrite:
                 out.remove = owned(path, job)
@@ -152,13 +171,11 @@ class OutputDir:
             )
 
     def claim(self) -> None:
-        """Main process: remove what --overwrite discards, create the folder, check it is writable, and
-        record the run (``run.json``; on --resume it is kept)."""
-        for p in self.remove:
-            if p.is_dir() and not p.is_symlink():
-                shutil.rmtree(p)
-            else:
-                p.unlink(missing_ok=True)
+        """Main process: refuse an input that --overwrite would remove, create the folder, check it is
+        writable, take its lock (held until :meth:`finish`), refuse a folder another run wrote in since
+        :meth:`check`, remove what --overwrite discards, and record the run (``run.json``; on --resume it
+        is kept)."""
+        self._keep_inputs()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             fd, probe = tempfile.mkstemp(prefix=".paraguide-write-check.", dir=self.path)
@@ -166,8 +183,47 @@ class OutputDir:
             os.unlink(probe)
         except OSError as e:
             raise RunConflict(f"cannot write in {self.path}: {e.strerror or e}") from None
+        self.lock = acquire(self.path)
+        if _run_bytes(self.path) != self.seen:
+            self.release()
+            raise RunConflict(
+                f"{self.path} changed while this run was starting (another paraguide run wrote its "
+                f"{RUN_FILE}); run the command again to see what is there now"
+            )
+        if self.lock.stale:
+            print(f"paraguide: note: {self.lock.stale}", file=sys.stderr)
+        for p in self.remove:
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            else:
+                p.unlink(missing_ok=True)
         if not self.resumed:
             self.record()
+
+    def _keep_inputs(self) -> None:
+        """Raise :class:`RunConflict` when something --overwrite would remove is an input of the run (or a
+        path given as one that this run does not read, ``named``: ``--model`` with --nbest 0), holds one, or
+        is a file of an input folder (compared by resolved path; a folder's subfolders, such as a report
+        written inside a test set's folder, are not its files)."""
+        sources = {role: fp["path"] for role, fp in self.inputs.items()}
+        sources.update(
+            {role: str(Path(p).resolve()) for role, p in self.named.items() if role not in sources}
+        )
+        for p in self.remove:
+            target = p.parent.resolve() / p.name  # a link is removed, not what it points to
+            for role, source in sorted(sources.items()):
+                source = Path(source)
+                if source.is_relative_to(target) or target.parent == source:
+                    raise RunConflict(
+                        f"--overwrite would remove {p}, but this run reads {source} (its {role}): a command "
+                        f"never deletes its own inputs; write the outputs in another folder than {self.path}"
+                    )
+
+    def release(self) -> None:
+        """Let go of the folder's lock (kept until then; the end of the process releases it too)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def record(self, **state) -> None:
         """Write ``run.json`` (with ``state``, e.g. ``finished=True`` at the end of a run)."""
@@ -177,8 +233,10 @@ class OutputDir:
         )
 
     def finish(self) -> None:
-        """Mark the run finished in ``run.json`` (what a later command's message says)."""
+        """Mark the run finished in ``run.json`` (what a later command's message says) and release the
+        folder."""
         self.record(finished=True)
+        self.release()
 
 
 def owned(path: Path, job: str) -> list[Path]:
@@ -187,6 +245,26 @@ def owned(path: Path, job: str) -> list[Path]:
         return []
     patterns = (*OWNED.get(job, ()), RUN_FILE)
     return sorted(p for p in path.iterdir() if any(fnmatch.fnmatchcase(p.name, pat) for pat in patterns))
+
+
+def _no_links(path: Path, job: str) -> None:
+    """--resume writes into what the run wrote: a symbolic link there (``work/`` pointing elsewhere) would
+    have it write outside its folder, so it is a :class:`RunConflict`."""
+    for p in owned(path, job):
+        inner = p.rglob("*") if p.is_dir() and not p.is_symlink() else ()
+        link = next((q for q in (p, *inner) if q.is_symlink()), None)
+        if link is not None:
+            raise RunConflict(
+                f"cannot resume {path}: {link} is a symbolic link (to {os.readlink(link)}), and a run writes "
+                "only inside its own folder; remove the link, or start again with --overwrite"
+            )
+
+
+def _run_bytes(path: Path) -> bytes | None:
+    try:
+        return (path / RUN_FILE).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 def _read_run(path: Path) -> dict:

@@ -30,11 +30,14 @@ class QARecord:
     answer_start: int | None = None
 
 
-def read_questions(path: str, allow_empty: bool = False, lang: str | None = None) -> list[QuestionInput]:
+def read_questions(
+    path: str, allow_empty: bool = False, lang: str | None = None, whole_lines: bool = False
+) -> list[QuestionInput]:
     """Text (one question per line), TSV (``question<TAB>suggestion[<TAB>replaces]``) or JSONL (``question``,
     ``suggestion``, ``replaces``); a bad line is a :class:`DataError` naming it, and so is a file without a
     question (unless ``allow_empty``) or, given ``lang``, one whose questions are mostly in the other
-    language (:func:`~paraguide.text.language.check_language`)."""
+    language (:func:`~paraguide.text.language.check_language`). ``whole_lines``: a text line is one
+    question, tabs included (no suggestion columns)."""
     items = []
     if path.endswith((".jsonl", ".jsonl.gz")):
         for line, obj in read_jsonl(path):
@@ -54,6 +57,9 @@ def read_questions(path: str, allow_empty: bool = False, lang: str | None = None
     else:
         for line, text in iter_lines(path):
             if not text.strip():
+                continue
+            if whole_lines:
+                items.append(QuestionInput(text))
                 continue
             cells = text.split("\t")
             if len(cells) > 3 or not cells[0].strip():

@@ -5,6 +5,7 @@ question word and (QM) category; ``report.md``, ``report.json`` and PNG plots ar
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -143,6 +144,8 @@ def _edges(text: str, what: str) -> list[float]:
         edges = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise ValueError(f"--{what}-bands: comma-separated numbers, got {text!r}") from None
+    if not all(math.isfinite(e) for e in edges):
+        raise ValueError(f"--{what}-bands: finite numbers (no nan or inf), got {text!r}")
     if edges != sorted(set(edges)):
         raise ValueError(f"--{what}-bands: increasing numbers, got {text!r}")
     return edges
@@ -157,8 +160,11 @@ def _claim(out: str, overwrite: bool, inputs: dict[str, str | None]) -> Iterator
     output = OutputDir.check(out, "evaluate", overwrite=overwrite, resumable=False)
     output.identify({}, fingerprints(inputs))
     output.claim()
-    yield
-    output.finish()
+    try:
+        yield
+        output.finish()
+    finally:
+        output.release()
 
 
 def _band(value: float | None, edges: list[float]) -> str:
@@ -212,7 +218,7 @@ def _evaluate_run(ts: TestSet, original_path: str, paraphrased_path: str, bands:
             preds[name] = answers
             result[name] = squad_scores(answers, gold, ts.lang)
         else:
-            labels = read_labels(path, len(gold), test_path)
+            labels = read_labels(path, len(gold), test_path, set(gold.values()))
             preds[name] = {str(n): label for n, label in enumerate(labels, start=1)}
             result[name] = classification_scores(labels, list(gold.values()))
             if ts.categories:

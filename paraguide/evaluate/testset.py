@@ -138,11 +138,28 @@ def _read_id_map(path: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in obj.items()}
 
 
-def _lang(folder: Path) -> str | None:
+def _run(folder: Path) -> dict:
+    """The build's ``run.json`` (empty when there is none: a test set put together by hand). A run that has
+    not finished is a :class:`DataError`: its files hold part of the questions, or none yet."""
+    path = folder / "run.json"
     try:
-        with open(folder / "run.json", encoding="utf-8") as f:
-            return json.load(f)["config"]["lang"]
-    except (OSError, ValueError, KeyError, TypeError):
+        with open(path, encoding="utf-8") as f:
+            run = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(run, dict):
+        return {}
+    if not run.get("finished"):
+        raise DataError(str(path), f"the paraguide {run.get('job', '')} run in {folder} has not finished (a "
+                                   "crash, or still running): finish it with the same command plus --resume, "
+                                   "then evaluate")  # fmt: skip
+    return run
+
+
+def _lang(run: dict) -> str | None:
+    try:
+        return run["config"]["lang"]
+    except (KeyError, TypeError):
         return None
 
 
@@ -160,7 +177,8 @@ def read_testset(folder: str | os.PathLike, lang: str | None = None) -> TestSet:
     root = Path(folder)
     if not root.is_dir():
         raise DataError(str(root), "not a folder (the output folder of paraguide build-testset)")
-    lang = lang or _lang(root) or "en"
+    run = _run(root)
+    lang = lang or _lang(run) or "en"
     id_map_path = str(root / "id_map.json")
     qa_files = QA_FILES if (root / QA_FILES[1]).is_file() else TRAP_FILES  # a perturb --trap folder
     if all((root / name).is_file() for name in qa_files):

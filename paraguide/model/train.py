@@ -93,12 +93,14 @@ class TrainConfig:
     lowercase: bool = option("keep case (default: lower-case, as the paper)", True)
     max_source_tokens: int = option("longest input in tokens (suggestion, separator and question)", 64)
     max_target_tokens: int = option("longest paraphrase in tokens", 48)
-    batch_size: int = option("examples per process and step", 64)
-    grad_accum: int = option("gradient accumulation steps", 1)
+    batch_size: int = option("examples per process and step", 64, minimum=1)
+    grad_accum: int = option("gradient accumulation steps", 1, minimum=1)
     lr: float = option("peak learning rate (AdamW)", 1e-3)
     warmup_steps: int = option("linear warm-up, then inverse square root decay", 1000)
     epochs: float = option("passes over the training data", 1.0)
-    max_steps: int | None = option("stop after this many optimizer steps (overrides --epochs)", None)
+    max_steps: int | None = option(
+        "stop after this many optimizer steps (overrides --epochs)", None, minimum=1
+    )
     # stop after this much training time in this run (comparisons at equal training time)
     max_minutes: float | None = option(
         "stop after this many minutes of training in this run, and finish as a complete run (final "
@@ -115,8 +117,8 @@ class TrainConfig:
         "saves a page fault per 4 KB of each step's large tensors: 5-20 %% faster, ~200 MB more memory)",
         True,
     )
-    save_every: int = option("checkpoint every N steps (for --resume)", 1000)
-    eval_every: int = option("held-out loss, BLEU and suggestion inclusion every N steps", 1000)
+    save_every: int = option("checkpoint every N steps (for --resume)", 1000, minimum=1)
+    eval_every: int = option("held-out loss, BLEU and suggestion inclusion every N steps", 1000, minimum=1)
     eval_examples: int = option("held-out examples generated for BLEU and suggestion inclusion", 500)
     patience: int | None = option(
         "early stopping: stop after this many evaluations without a lower held-out loss; the best "

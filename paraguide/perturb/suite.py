@@ -8,6 +8,7 @@ import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paraguide.arguments import texts
 from paraguide.perturb.base import (
     CATEGORIES,
     OPERATIONS,
@@ -19,6 +20,7 @@ from paraguide.perturb.base import (
 )
 from paraguide.perturb.resources import Resources
 from paraguide.text.entities import EntityFinder
+from paraguide.text.language import NO_WORD, has_word, not_in_language
 
 # The modules whose operations register themselves, in DuQM's table order.
 MODULES = (
@@ -104,6 +106,11 @@ class Perturber:
         ner: str | None = None,
         paths: dict[str, str] | None = None,
     ):
+        if isinstance(ops, str):
+            raise TypeError(
+                f"ops: expected a list of names, got one string {ops!r} (give [{ops!r}], or split a "
+                "comma-separated list)"
+            )
         self.lang, self.seed, self.ner = lang, seed, ner
         self.names, self.left_out = select(ops, lang)
         self.resources = Resources(lang, paths)
@@ -112,11 +119,17 @@ class Perturber:
 
     def perturb(self, questions: Sequence[str]) -> list[Outcome]:
         """Every operation on every question, question by question in input order, operations in table
-        order."""
-        parsed = parse(questions, self.lang, self.ner, self.finder)
+        order. A question without a word (emoji, symbols or punctuation alone) or not in the language (a
+        question of the other language in a mixed file) gets no pair: each operation skips it, saying why."""
+        questions = texts(questions, "questions")
+        unusable = [None if has_word(q) else NO_WORD for q in questions]
+        unusable = [why or not_in_language(q, self.lang) for q, why in zip(questions, unusable, strict=True)]
+        usable = [i for i, why in enumerate(unusable) if why is None]
+        parsed = parse([questions[i] for i in usable], self.lang, self.ner, self.finder)
         by_op = [op.perturb(parsed) for op in self.operations]
+        results = {i: [per_op[k] for per_op in by_op] for k, i in enumerate(usable)}
         return [
-            Outcome(i, op.name, results[i])
-            for i in range(len(parsed))
-            for op, results in zip(self.operations, by_op, strict=True)
+            Outcome(i, op.name, Skip(unusable[i]) if unusable[i] else results[i][j])
+            for i in range(len(questions))
+            for j, op in enumerate(self.operations)
         ]

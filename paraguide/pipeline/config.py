@@ -104,10 +104,10 @@ class GeneratorConfig:
     rank_threshold: float | None = option(
         "threshold of --rank (default: the preset's, or that scorer's calibrated one when --rank is given)"
     )
-    top_k: int = option("suggestions tried per question and step", 3)
-    steps: int = option("iterations: each paraphrases the previous step's output", 1)
-    num_beams: int = option("beam size", 4)
-    batch_size: int = option("paraphraser batch size", 32)
+    top_k: int = option("suggestions tried per question and step", 3, minimum=1)
+    steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)
+    num_beams: int = option("beam size", 4, minimum=1)
+    batch_size: int = option("paraphraser batch size", 32, minimum=1)
     seed: int = option("seed of every random choice", 0)
     dtype: str = option("auto (bfloat16 where native), float32, bfloat16, float16", "auto")
     ner: str | None = option("context source: an installed spaCy NER pipeline (default: rules)")
@@ -132,10 +132,10 @@ class GeneratorConfig:
 
     def check(self) -> None:
         """Raise ValueError naming the option that cannot work."""
+        if self.lang not in DEFAULT_SOURCE:  # first: without a language there is no default preset either
+            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
         if self.preset not in PRESETS:
             raise ValueError(f"unknown --preset {self.preset!r}; choose {' or '.join(PRESETS)}")
-        if self.lang not in DEFAULT_SOURCE:
-            raise ValueError(f"unknown language {self.lang!r}; choose en or zh")
         if self.use not in USES:
             raise ValueError(f"unknown use {self.use!r}; choose {', '.join(USES)}")
         if self.nbest > self.num_beams:
@@ -179,7 +179,7 @@ class BuildConfig(GeneratorConfig):
     adversarial: bool = option(
         "context-chunk suggestions near same-type distractors and the adversarial threshold", False
     )
-    chunk_size: int = option("questions per unit of work and of resumption", 64)
+    chunk_size: int = option("questions per unit of work and of resumption", 64, minimum=1)
     # augmentation
     n: int | None = option("accepted paraphrases to add (default: every accepted one)", augment=True)
     per_question: int = option(
@@ -197,7 +197,7 @@ class BuildConfig(GeneratorConfig):
     resume: bool = option("continue an interrupted run in OUTDIR (the same command plus --resume)", False)
     overwrite: bool = option("discard a previous run in OUTDIR and start again", False)
     quiet: bool = option("no progress bar", False)
-    examples: int = option("before/after examples to print and keep in the summary", 5)
+    examples: int = option("before/after examples to print and keep in the summary", 5, minimum=0)
     # not part of the results either: an input it lets through has no records, and the outputs are empty
     allow_empty: bool = option("an input with no records is not an error: the outputs are empty", False)
 

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from paraguide.arguments import texts
 from paraguide.model.paraphraser import Paraphraser
 from paraguide.pipeline.config import GeneratorConfig
 from paraguide.pipeline.records import Choice, Item, Outcome
@@ -128,6 +129,7 @@ class QuestionParaphraser:
     def paraphrase_many(self, questions: Sequence[str]) -> list[str | None]:
         """Strings in, strings out: each question's accepted paraphrase, or None where none was accepted
         (``__call__`` says why)."""
+        questions = texts(questions, "questions")
         outcomes = self([Item(str(n), q) for n, q in enumerate(questions)])
         return [o.paraphrase if o.selected else None for o in outcomes]
 

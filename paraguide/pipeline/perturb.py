@@ -16,6 +16,7 @@ Writes, in ``--out``:
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, fields
@@ -35,8 +36,8 @@ class PerturbJob:
     """``paraguide perturb``: every applicable operation on every question of ``input`` (or of the first
     (``side`` a) questions of the pair file ``pairs``)."""
 
-    input: str | None = option("questions: text (one a line), TSV (question first) or JSONL (question)",
-                               metavar="FILE")  # fmt: skip
+    input: str | None = option("questions: text (one a line, tabs included), TSV named .tsv (question first) "
+                               "or JSONL (question)", metavar="FILE")  # fmt: skip
     pairs: str | None = option("instead of --input: a pair file (LCQMC/BQ TSV, Quora, MRPC, JSONL); its "
                                "questions of --side are perturbed", metavar="FILE")  # fmt: skip
     squad: str | None = option("instead of --input: a SQuAD file for the QA over-stability set, with --trap "
@@ -53,10 +54,11 @@ class PerturbJob:
     out: str = option("output folder (new or empty)", required=True, metavar="DIR")
     ops: str = option("what to generate: operation names, subcategories, categories, comma-separated, or "
                       "the preset duqm (all that apply)", "duqm", metavar="NAMES")  # fmt: skip
-    limit: int = option("perturb at most the first N questions (0: all)", 0, metavar="N")
+    limit: int = option("perturb at most the first N questions (0: all)", 0, metavar="N", minimum=0)
     per_operation: int = option("keep at most N pairs per operation, a seeded random sample (0: all; the "
                                 "operations that apply to almost every question, misspell and "
-                                "insert_particle, otherwise outnumber the rest)", 0, metavar="N")  # fmt: skip
+                                "insert_particle, otherwise outnumber the rest)", 0, metavar="N",
+                                minimum=0)  # fmt: skip
     seed: int = option("seed of the choice among an operation's candidates", 13)
     ner: str | None = option("a locally installed spaCy pipeline for named entities (default: rules)",
                              metavar="NAME")  # fmt: skip
@@ -73,7 +75,8 @@ class PerturbJob:
             )
         found: list[tuple[str, str]] = []
         if self.input:
-            for i, q in enumerate(read_questions(self.input, lang=self.lang), 1):
+            whole = not self.input.endswith((".tsv", ".tsv.gz"))
+            for i, q in enumerate(read_questions(self.input, lang=self.lang, whole_lines=whole), 1):
                 found.append((str(i), q.question.strip()))
         else:
             for i, pair in enumerate(read_pairs(self.pairs), 1):
@@ -92,6 +95,9 @@ class PerturbJob:
 
     def run(self, progress: bool = True) -> dict:
         """Generate, write the files, and return the summary (as ``summary.json`` holds it)."""
+        for name in ("limit", "per_operation"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be a whole number, at least 0 (0: all)")
         if self.squad or self.trap or self.select_only:
             return self._trap(progress)
         output = OutputDir.check(self.out, "perturb", overwrite=self.overwrite, resumable=False)
@@ -132,6 +138,9 @@ class PerturbJob:
         return job.run(progress)
 
 
+_BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+[ ]*")
+
+
 def _cap(rows: list[dict], per_operation: int, seed: int) -> list[dict]:
     """At most ``per_operation`` rows of each operation, a seeded sample, in input order."""
     if not per_operation:
@@ -166,9 +175,12 @@ def _write(
     rows = _cap(rows, per_operation, perturber.seed)
     made = Counter(row["operation"] for row in rows)
     write_jsonl(out / "pairs.jsonl", rows)
+    flattened = 0  # pairs whose tabs or line breaks became spaces in pairs.tsv (pairs.jsonl keeps them)
     with atomic_write(out / "pairs.tsv") as f:
         for row in rows:
-            f.write(f"{row['question1']}\t{row['question2']}\t{row['label']}\n")
+            q1, q2 = _tsv_cell(row["question1"]), _tsv_cell(row["question2"])
+            flattened += (q1, q2) != (row["question1"], row["question2"])
+            f.write(f"{q1}\t{q2}\t{row['label']}\n")
     by_sub: Counter = Counter()
     by_cat: Counter = Counter()
     labels: Counter = Counter()
@@ -199,8 +211,15 @@ def _write(
         "categories": dict(by_cat),
         "not_applicable": perturber.left_out,
     }
+    if flattened:
+        summary["pairs_tsv_whitespace_replaced"] = flattened
     write_json(out / "summary.json", summary)
     return summary
+
+
+def _tsv_cell(text: str) -> str:
+    """A question as one TSV cell: each run of tabs and line breaks becomes one space."""
+    return _BREAKS.sub(" ", text)
 
 
 def format_summary(summary: dict) -> str:

@@ -75,7 +75,12 @@ class Outcome:
 
     @property
     def chosen(self) -> Choice:
-        """The last step's choice (selected outcomes only)."""
+        """The last step's choice (selected outcomes only; a dropped one is a ValueError saying why)."""
+        if not self.steps:
+            raise ValueError(
+                f"question {self.key} has no paraphrase: it was dropped at {self.stage} ({self.reason}); "
+                "check .selected first"
+            )
         return self.steps[-1]
 
     @property

@@ -89,6 +89,8 @@ class ChunkRunner:
         self.output = OutputDir.check(config.out, job, resume=config.resume, overwrite=config.overwrite)
         self.generator = load_generator(config, device=self.state.device)
         self.output.identify(self.run_config(), self.inputs())
+        if config.model:  # given, even where it is not read (--nbest 0): never removed by --overwrite
+            self.output.named["model"] = config.model
         self.state.wait_for_everyone()
         self.work = Path(config.out) / WORK
         if self.state.is_main_process:
@@ -188,7 +190,6 @@ class ChunkRunner:
     def finish(self) -> None:
         """Mark the run finished and write the speed of this invocation (timing.json: kept out of
         summary.json, whose content must not depend on timing). Main process."""
-        self.output.finish()
         seconds = time.perf_counter() - self.started
         write_json(
             Path(self.config.out) / "timing.json",
@@ -199,3 +200,4 @@ class ChunkRunner:
                 "questions_per_minute": round(60 * self.processed * self.world / max(seconds, 1e-9), 1),
             },
         )
+        self.output.finish()  # and the folder's lock released: the last thing written

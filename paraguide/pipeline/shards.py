@@ -22,6 +22,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from paraguide.data.io import WRITE_ERRORS
+
 WORK = "work"
 
 
@@ -74,9 +76,14 @@ class ShardWriter:
         results = list(results)
         lines = [json.dumps({"chunk": chunk, "result": r}, ensure_ascii=False) for r in results]
         lines.append(json.dumps({"chunk_done": chunk, "results": len(results)}))
-        self._f.write("\n".join(lines) + "\n")
-        self._f.flush()
-        os.fsync(self._f.fileno())  # a chunk reported done is on disk
+        try:
+            self._f.write("\n".join(lines) + "\n")
+            self._f.flush()
+            os.fsync(self._f.fileno())  # a chunk reported done is on disk
+        except OSError as e:  # a full disk: say which file (--resume cuts the half-written chunk off)
+            if e.filename is not None or e.errno not in WRITE_ERRORS:
+                raise
+            raise OSError(e.errno, f"cannot write {self.path}: {e.strerror or e}") from e
 
     def close(self) -> None:
         """Close the shard file."""

@@ -9,6 +9,8 @@ from typing import Protocol
 
 import numpy as np
 
+from paraguide.arguments import pairs as checked_pairs
+
 
 class Scorer(Protocol):
     """What every scorer offers: a ``name`` (the key its scores are kept under) and batch-first
@@ -53,6 +55,7 @@ class CachedVectorScorer(ABC):
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """The cosine of each pair's two vectors, in order."""
+        pairs = checked_pairs(pairs)
         if not pairs:
             return []
         vectors = self.embed([t for pair in pairs for t in pair])

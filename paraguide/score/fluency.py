@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paraguide.arguments import pairs as checked_pairs
 from paraguide.text.pieces import train_sentencepiece
 
 BUNDLED = Path(__file__).resolve().parents[1] / "models"
@@ -173,6 +174,7 @@ class FluencyScorer:
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """``fluency(b) - fluency(a)`` per pair: 0 reads as well as the original, negative reads worse."""
+        pairs = checked_pairs(pairs)
         if not pairs:
             return []
         values = self.fluency([t for pair in pairs for t in pair])

@@ -10,6 +10,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from paraguide.arguments import pairs as checked_pairs
 from paraguide.text.ngrams import ngrams
 from paraguide.text.tokenize import tokenize
 
@@ -88,6 +89,7 @@ class LexicalScorer:
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """The measure of each pair, in order."""
+        pairs = checked_pairs(pairs)
         tokenized = [(self.words(a), self.words(b)) for a, b in pairs]
         if self.measure == "word_overlap":
             return [word_overlap(a, b) for a, b in tokenized]

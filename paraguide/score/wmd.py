@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paraguide.arguments import pairs as checked_pairs
 from paraguide.score.sim import SimModel, bundled_sim_path
 from paraguide.text.stopwords import is_word, load_stopwords
 from paraguide.text.tokenize import tokenize
@@ -80,4 +81,5 @@ class WMDScorer:
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         """``1 − distance`` per pair, in order."""
+        pairs = checked_pairs(pairs)
         return [1.0 - self.distance(a, b) for a, b in pairs]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from paraguide.arguments import texts
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.text.substitute import lemmas
 
@@ -41,6 +42,7 @@ class Agreement:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         # All of each source's suggestions: the agreed ones are fewer, and top_k applies to them.
         ranked = self.first.suggest(questions)
         votes = [other.suggest(questions) for other in self.others]
@@ -74,6 +76,7 @@ class Union:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         per_source = [source.suggest(questions) for source in self.sources]
         # tiers: a nested union's own tiers come first, the next source starts after them
         offsets, start = [], 0

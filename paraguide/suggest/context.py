@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from paraguide.arguments import texts
 from paraguide.suggest.base import Suggestion
 from paraguide.text.chunks import GRAMMAR, chunk, sentences
 from paraguide.text.entities import ANSWER_TYPES, NAME_TYPES, Entity, EntityFinder
@@ -88,6 +89,7 @@ class ContextChunks:
         """Ranked suggestions for each question, best first (at most ``top_k``). ``contexts`` and ``answers``
         (required): each question's context and answer; ``answer_starts``: the answers' character offsets
         in their contexts, where known (else the answer's first occurrence)."""
+        questions = texts(questions, "questions")
         if contexts is None or answers is None:
             raise ValueError("context suggestions need each question's context and answer")
         starts = answer_starts or [None] * len(questions)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paraguide.arguments import texts
 from paraguide.suggest.base import Suggestion
 from paraguide.text.tokenize import tokenize_spans
 
@@ -63,6 +64,7 @@ class Interrogatives:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         from paraguide.text.pos import pos_tag
 
         asks_the_same = _zh_asks_the_same if self.lang == "zh" else _en_determiner

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 
+from paraguide.arguments import texts
 from paraguide.data.fingerprint import file_sha256
 from paraguide.data.io import atomic_write, iter_lines, open_text
 from paraguide.data.shared import cache_dir, find_shared
@@ -344,6 +345,7 @@ class WordNet:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         from paraguide.text.pos import has_tagger, pos_tag
 
         tagged = has_tagger("en")
@@ -507,6 +509,7 @@ class Cilin:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         results = []
         for question in questions:
             words = tokenize(question, "zh")

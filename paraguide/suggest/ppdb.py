@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paraguide.arguments import texts
 from paraguide.data.shared import find_shared
 from paraguide.suggest.base import Suggestion
 from paraguide.suggest.ppdb_bloom import FOLD, PhraseFilter, mix_keys, phrase_keys
@@ -160,6 +161,7 @@ class PPDB:
 
     def suggest(self, questions: Sequence[str], top_k: int | None = None) -> list[list[Suggestion]]:
         """Ranked suggestions for each of ``questions``, best first (at most ``top_k``)."""
+        questions = texts(questions, "questions")
         surface = [ptb_tokens(q) if self.lang == "en" else tokenize(q, self.lang) for q in questions]
         tokenized = [[t.lower() for t in tokens] for tokens in surface]
         grams = self._ngrams(surface, tokenized)

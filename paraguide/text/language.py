@@ -33,6 +33,20 @@ def has_cjk(text: str) -> bool:
     return CJK.search(text) is not None
 
 
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def not_in_language(text: str, lang: str) -> str | None:
+    """Why one question is not in ``lang`` (a question of the other language below a file's
+    :class:`LanguageCheck`), or None: ``en``, more CJK characters than Latin letters; ``zh``, no CJK
+    character. Other languages: None."""
+    if lang == "en" and len(CJK.findall(text)) > len(_LATIN.findall(text)):
+        return "not English (mostly CJK characters; --lang is en)"
+    if lang == "zh" and not has_cjk(text):
+        return "not Chinese (no CJK character; --lang is zh)"
+    return None
+
+
 class LanguageCheck:
     """Fed a file's questions one by one, raises :class:`DataError` naming the file once it has seen
     ``sample`` of them (or at :meth:`done`) if most are not in ``lang``: with ``en``, most hold CJK
