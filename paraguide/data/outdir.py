@@ -43,8 +43,8 @@ _TOKENIZER = ("spiece.model", "sentencepiece.bpe.model", "tokenizer.json", "toke
               "special_tokens_map.json", "added_tokens.json", "vocab.txt", "vocab.json", "merges.txt")  # fmt: skip
 # What each job writes in its folder: what --overwrite removes (nothing else is touched).
 OWNED = {
-    "train": ("model.safetensors", "config.json", "generation_config.json", "metrics.jsonl", "all_results.json",
-              "eval_results.json", "training_args.json", "best", "checkpoint-*", ".checkpoint-*", *_TOKENIZER),
+    "train": ("model.safetensors", "adapter.safetensors", "best.safetensors", "README.md", "config.json",
+              "generation_config.json", "metrics.jsonl", "all_results.json", "eval_results.json", "training_args.json", "best", "checkpoint-*", ".checkpoint-*", *_TOKENIZER),
     "train-scorer": ("model.safetensors", "config.json", "spiece.model"),
     "build-testset": ("paraphrased.json", "original.json", "paraphrased.tsv", "original.tsv",
                       "paraphrased.jsonl", "original.jsonl", "id_map.json", "provenance.jsonl",

@@ -260,6 +260,8 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
         (saving / "README.md").write_text(model_card(config, base_folder, final), encoding="utf-8")
     if finished:
         output.finish()
+    else:  # stopped early (--max-minutes): resumable, and the folder is free for the --resume
+        output.release()
     return final
 
 
