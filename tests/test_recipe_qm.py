@@ -249,6 +249,31 @@ def _error(capsys, argv) -> str:
     return err
 
 
+def test_a_second_run_into_a_folder_in_use_is_refused_naming_the_first(toy, tmp_path, capsys):
+    # Another process holds the output folder's lock (as a running recipe or paraguide command does): a run
+    # into it is refused, even with --overwrite_output_dir, and the folder keeps what it held.
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from paraguide.data.lock import acquire; "
+         f"acquire(Path({str(out)!r})); print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        # (transformers' "Loading weights" bar may come first: the model is checked before the folder)
+        assert main(["--model_name_or_path", str(toy / "tiny-bert"), "--train_file", str(toy / "train.tsv"),
+                     "--output_dir", str(out), "--overwrite_output_dir"]) == 2  # fmt: skip
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "run_qm.py: error:" in err
+        assert "is in use by another paraguide run" in err and str(holder.pid) in err
+        assert sorted(p.name for p in out.iterdir()) == [".paraguide.lock", "mine.txt"]
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_a_test_file_without_labels_is_an_error_naming_it(toy, tmp_path, capsys):
     blind = tmp_path / "blind.tsv"
     blind.write_text("what is apple ?\twhat is river ?\n")

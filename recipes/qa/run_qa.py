@@ -56,6 +56,7 @@ from utils_qa import (  # noqa: E402
 
 from paraguide.data.fingerprint import changed_files, fingerprints  # noqa: E402
 from paraguide.data.io import write_json  # noqa: E402
+from paraguide.data.lock import acquire  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
 from recipes.common import (  # noqa: E402
     SCRATCH_SIZES,
@@ -513,6 +514,8 @@ def run(margs: ModelArguments, dargs: DataArguments, rargs: RunArguments, on_ste
         )
     if accelerator.is_main_process:
         out.mkdir(parents=True, exist_ok=True)
+        # One run per folder, as paraguide's commands: a second run into it is refused, naming the first.
+        acquire(out)
         if ckpt is None:  # a new run (or --resume with no checkpoint yet): nothing of an earlier one is kept
             for old in list(out.glob("checkpoint-*")) + list(out.glob(".checkpoint-*")):
                 shutil.rmtree(old, ignore_errors=True)

@@ -38,6 +38,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from paraguide.data.fingerprint import changed_files, fingerprints  # noqa: E402
 from paraguide.data.io import read_jsonl, write_json  # noqa: E402
+from paraguide.data.lock import acquire  # noqa: E402
 from paraguide.data.pairs import detect_format, label_set, read_pairs  # noqa: E402
 from paraguide.errors import DataError, ParaguideError  # noqa: E402
 from recipes.common import (  # noqa: E402
@@ -462,6 +463,8 @@ def claim_output_dir(out: Path, record: dict, resuming: bool, dargs, rargs, acce
     checked by :func:`check_output_dir`) and writes its record, run_args.json."""
     if accelerator.is_main_process:
         out.mkdir(parents=True, exist_ok=True)
+        # One run per folder, as paraguide's commands: a second run into it is refused, naming the first.
+        acquire(out)
         if dargs.train_file and not resuming:
             if rargs.overwrite_output_dir:
                 shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
