@@ -191,6 +191,30 @@ def test_a_paraphrase_does_not_depend_on_its_batch(trained):
 
 
 @pytest.mark.slow
+def test_sampling_is_seeded_distinct_and_a_narrow_nucleus_is_greedy(trained):
+    para = Paraphraser.from_pretrained(trained[0], dtype="float32")
+    qs, sugg = [q for q, *_ in ROWS[:3]], [s for _, s, *_ in ROWS[:3]]
+    # top_p near 0 keeps only the most probable token at every step: greedy search, i.e. one beam.
+    narrow = para.paraphrase(qs, sugg, do_sample=True, top_p=1e-6, num_return_sequences=1)
+    greedy = para.paraphrase(qs, sugg, num_beams=1)
+    assert [r[0].text for r in narrow] == [r[0].text for r in greedy]
+    assert [r[0].score for r in narrow] == pytest.approx([r[0].score for r in greedy], abs=1e-5)
+    # Hot samples: the same seed gives the same candidates; they are distinct and most probable first.
+    first = para.paraphrase(
+        qs, sugg, do_sample=True, temperature=3.0, top_p=1.0, num_return_sequences=6, seed=7
+    )
+    again = para.paraphrase(
+        qs, sugg, do_sample=True, temperature=3.0, top_p=1.0, num_return_sequences=6, seed=7
+    )
+    assert [[p.text for p in r] for r in first] == [[p.text for p in r] for r in again]
+    assert any(len(r) > 1 for r in first)
+    for r in first:
+        assert len({p.text for p in r}) == len(r)
+    with pytest.raises(ValueError, match="temperature"):
+        para.paraphrase(qs, do_sample=True, temperature=0.0)
+
+
+@pytest.mark.slow
 def test_beam_scores_are_the_training_likelihood(trained):
     """Decoding (KV cache, left padding, the copy head over the prompt) scores a paraphrase as training
     does: a hypothesis's mean log-probability is minus the training loss of that paraphrase."""

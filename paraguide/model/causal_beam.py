@@ -51,30 +51,10 @@ def beam_search(
     """The ``num_beams`` best paraphrases of each prompt, best first."""
     device = model.vocab_ids.device
     K = num_beams
-    ids, mask = left_pad(prompts, pad_id)
-    copy, _ = left_pad(copyable, 0)
-    ids, mask, copy = ids.to(device), mask.to(device), copy.to(device)
-    rows = model.output_rows(ids[mask.bool()])
-    eos_col = int(torch.searchsorted(rows, torch.tensor(eos_id, device=device)))
-    position = (mask.cumsum(-1) - 1).clamp_min(0)
-    h, cache = model.hidden(ids, mask, position_ids=position, use_cache=True)
-    keys, values = model.copy_key(h), h
-    cols = torch.searchsorted(rows, ids).clamp_max(len(rows) - 1)
-    # A sentence writes the training vocabulary and its own prompt's tokens, never another sentence's:
-    # its paraphrases do not depend on the batch it is in.
-    allowed = torch.zeros(len(prompts), len(rows), dtype=torch.long, device=device).scatter_add_(
-        1, cols, mask
-    )
-    allowed = (allowed > 0) | torch.isin(rows, model.vocab_ids)[None]
-
-    def rep(t):
-        return t.repeat_interleave(K, 0)
-
-    cache.batch_repeat_interleave(K)
-    keys, values, copy, cols, mask = rep(keys), rep(values), rep(copy), rep(cols), rep(mask)
-    allowed = rep(allowed)
-    head = model.decoder.embed_tokens.weight[rows]  # the output layer's rows, gathered once per search
-    h_last, next_pos = rep(h[:, -1]), rep(position[:, -1] + 1)
+    p = _prepare(model, prompts, copyable, eos_id, pad_id, K)
+    rows, eos_col, cache, keys, values = p.rows, p.eos_col, p.cache, p.keys, p.values
+    copy, cols, mask, allowed, head = p.copy, p.cols, p.mask, p.allowed, p.head
+    h_last, next_pos = p.h_last, p.next_pos
     B = len(prompts)
     scores = torch.zeros(B, K, device=device)
     scores[:, 1:] = -torch.inf  # one live beam at the start: K copies would fill the beam with duplicates
@@ -164,3 +144,107 @@ def _add(kept: list[Hypothesis], h: Hypothesis, K: int) -> None:
     kept.append(h)
     kept.sort(key=lambda x: -x.score)
     del kept[K:]
+
+
+@dataclass
+class _Prepared:
+    """Every sentence's prompt run once and its rows repeated for its beams or samples."""
+
+    rows: torch.Tensor  # the token ids the output layer scores
+    eos_col: int
+    cache: object
+    keys: torch.Tensor
+    values: torch.Tensor
+    copy: torch.Tensor
+    cols: torch.Tensor
+    mask: torch.Tensor
+    allowed: torch.Tensor
+    head: torch.Tensor
+    h_last: torch.Tensor
+    next_pos: torch.Tensor
+
+
+def _prepare(model, prompts, copyable, eos_id: int, pad_id: int, repeats: int) -> _Prepared:
+    device = model.vocab_ids.device
+    ids, mask = left_pad(prompts, pad_id)
+    copy, _ = left_pad(copyable, 0)
+    ids, mask, copy = ids.to(device), mask.to(device), copy.to(device)
+    rows = model.output_rows(ids[mask.bool()])
+    eos_col = int(torch.searchsorted(rows, torch.tensor(eos_id, device=device)))
+    position = (mask.cumsum(-1) - 1).clamp_min(0)
+    h, cache = model.hidden(ids, mask, position_ids=position, use_cache=True)
+    keys, values = model.copy_key(h), h
+    cols = torch.searchsorted(rows, ids).clamp_max(len(rows) - 1)
+    # A sentence writes the training vocabulary and its own prompt's tokens, never another sentence's:
+    # its paraphrases do not depend on the batch it is in.
+    allowed = torch.zeros(len(prompts), len(rows), dtype=torch.long, device=device).scatter_add_(
+        1, cols, mask
+    )
+    allowed = (allowed > 0) | torch.isin(rows, model.vocab_ids)[None]
+
+    def rep(t):
+        return t.repeat_interleave(repeats, 0)
+
+    cache.batch_repeat_interleave(repeats)
+    head = model.decoder.embed_tokens.weight[rows]  # the output layer's rows, gathered once per search
+    return _Prepared(
+        rows, eos_col, cache, rep(keys), rep(values), rep(copy), rep(cols), rep(mask), rep(allowed), head,
+        rep(h[:, -1]), rep(position[:, -1] + 1),
+    )  # fmt: skip
+
+
+@torch.no_grad()
+def sample(
+    model,
+    prompts: list[list[int]],
+    copyable: list[list[int]],
+    eos_id: int,
+    pad_id: int,
+    num_samples: int = 4,
+    max_new_tokens: int = 48,
+    temperature: float = 1.0,
+    top_p: float = 0.9,
+    generator: torch.Generator | None = None,
+) -> list[list[Hypothesis]]:
+    """``num_samples`` nucleus samples (Holtzman et al. 2020) of each prompt, distinct, most probable
+    first: several different candidates where beams mostly differ in a word. ``generator`` seeds them."""
+    if temperature <= 0 or not 0 < top_p <= 1:
+        raise ValueError("temperature must be positive and top_p in (0, 1]")
+    p = _prepare(model, prompts, copyable, eos_id, pad_id, num_samples)
+    cache, mask, h_last, next_pos = p.cache, p.mask, p.h_last, p.next_pos
+    R = h_last.size(0)
+    done = torch.zeros(R, dtype=torch.bool, device=h_last.device)
+    total = torch.zeros(R, device=h_last.device)
+    length = torch.zeros(R, device=h_last.device)
+    steps = []
+    for _ in range(max_new_tokens):
+        logp = model.step_log_probs(h_last, p.keys, p.values, p.copy, p.cols, p.rows, p.allowed, p.head)
+        probs = (logp / temperature).softmax(-1)
+        ranked, order = probs.sort(-1, descending=True)
+        # the smallest set of top tokens whose mass reaches top_p (the first token always stays)
+        ranked = ranked.masked_fill(ranked.cumsum(-1) - ranked >= top_p, 0.0)
+        col = order.gather(-1, torch.multinomial(ranked, 1, generator=generator)).squeeze(-1)
+        col = col.masked_fill(done, p.eos_col)
+        total += logp.gather(-1, col[:, None]).squeeze(-1).masked_fill(done, 0.0)
+        length += (~done).float()
+        steps.append(col)
+        done |= col == p.eos_col
+        if bool(done.all()):
+            break
+        step_ids = p.rows[col][:, None]
+        mask = torch.cat([mask, torch.ones_like(step_ids)], 1)
+        h, cache = model.hidden(
+            step_ids, mask, past_key_values=cache, position_ids=next_pos[:, None], use_cache=True
+        )
+        h_last, next_pos = h[:, -1], next_pos + 1
+    cols = torch.stack(steps, 1).tolist()
+    out: list[list[Hypothesis]] = [[] for _ in prompts]
+    for r, row in enumerate(cols):
+        toks = [int(p.rows[c]) for c in (row[: row.index(p.eos_col)] if p.eos_col in row else row)]
+        n = max(length[r].item(), 1.0)
+        kept = out[r // num_samples]
+        if all(h.tokens != toks for h in kept):
+            kept.append(Hypothesis(toks, total[r].item() / n, total[r].item() / n))
+    for kept in out:
+        kept.sort(key=lambda h: -h.score)
+    return out

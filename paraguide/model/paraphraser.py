@@ -260,17 +260,21 @@ class CausalParaphraser:
         prefer_suggestion: bool = True,
         matched: Sequence[str | None] | None = None,
         min_new_tokens: int = 0,
+        temperature: float = 1.0,
+        top_p: float = 0.9,
+        seed: int = 0,
     ) -> list[list[Paraphrase]]:
-        """As :meth:`Paraphraser.paraphrase` (beam search; ``do_sample`` is not supported here)."""
+        """As :meth:`Paraphraser.paraphrase`: beam search, or with ``do_sample`` ``num_return_sequences``
+        distinct nucleus samples (``temperature``, ``top_p``; seeded by ``seed``: the same call gives the
+        same samples), most probable first."""
         from paraguide.model.causal import encode_prompt
-        from paraguide.model.causal_beam import beam_search
+        from paraguide.model.causal_beam import beam_search, sample
 
         if isinstance(questions, str):
             raise TypeError("questions must be a list of strings; wrap a single question in a list")
-        if do_sample:
-            raise ValueError("sampling is not supported by the causal paraphraser yet; use beams")
-        if num_return_sequences > num_beams:
-            raise ValueError("num_return_sequences cannot exceed num_beams")
+        if num_return_sequences > num_beams and not do_sample:
+            raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
+        generator = torch.Generator(device=self.device).manual_seed(seed) if do_sample else None
         n = len(questions)
         suggestions = list(suggestions) if suggestions is not None else [None] * n
         matched = list(matched) if matched is not None else [None] * n
@@ -289,17 +293,15 @@ class CausalParaphraser:
         results: list[list[Paraphrase]] = [[] for _ in range(n)]
         for start in range(0, n, batch_size):
             idx = order[start : start + batch_size]
-            found = beam_search(
-                self.model,
-                [prompts[i][0] for i in idx],
-                [prompts[i][1] for i in idx],
-                eos_id=self.tokenizer.eos_token_id,
-                pad_id=self.tokenizer.pad_token_id,
-                num_beams=num_beams,
-                max_new_tokens=max_new_tokens,
-                min_new_tokens=min_new_tokens,
-                length_penalty=length_penalty,
-            )
+            batch = ([prompts[i][0] for i in idx], [prompts[i][1] for i in idx])
+            ids = dict(eos_id=self.tokenizer.eos_token_id, pad_id=self.tokenizer.pad_token_id)
+            if do_sample:
+                found = sample(self.model, *batch, **ids, num_samples=num_return_sequences,
+                               max_new_tokens=max_new_tokens, temperature=temperature, top_p=top_p,
+                               generator=generator)  # fmt: skip
+            else:
+                found = beam_search(self.model, *batch, **ids, num_beams=num_beams, max_new_tokens=max_new_tokens,
+                                    min_new_tokens=min_new_tokens, length_penalty=length_penalty)  # fmt: skip
             for i, beams in zip(idx, found, strict=True):
                 suggestion = normalize(suggestions[i]) if suggestions[i] else ""
                 candidates = []
@@ -308,7 +310,7 @@ class CausalParaphraser:
                     candidates.append(
                         Paraphrase(text, h.mean_log_prob, suggestion, includes(text, suggestion))
                     )
-                if prefer_suggestion and num_beams > 1:
+                if prefer_suggestion and (num_beams > 1 or do_sample):
                     candidates.sort(key=lambda p: not p.includes_suggestion)
                 results[i] = candidates[:num_return_sequences]
         return results
