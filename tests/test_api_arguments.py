@@ -53,7 +53,8 @@ def test_a_dropped_outcome_has_no_paraphrase_and_says_why():
         dropped.paraphrase  # noqa: B018
 
 
-def test_no_pairs_for_wordless_or_other_language_questions():
+def test_no_pairs_for_wordless_or_other_language_questions(en_resources, zh_resources):
+    # (the fixtures: the perturbation lexicons are there; the test skips, naming them, where they are not)
     questions = ["这是什么啊？", "😀😀？", "？！…", "What is it?", "北京会下雨吗"]
     outcomes = Perturber("zh", ["discourse_particle"]).perturb(questions)
     made = {o.index for o in outcomes if isinstance(o.result, Perturbation)}
