@@ -12,7 +12,7 @@ words; the pointer (See et al. 2017) lets it take them from the question at no c
 
 Why a restricted output layer: Gemma's vocabulary has 262k rows, most of them scripts and code that no
 question paraphrase uses; the softmax runs over the tokens the training corpus holds (plus, at use time,
-the input's own tokens), ~8x fewer rows, which is most of a step's cost on a CPU.
+the input's own tokens), 11x fewer rows on the mixed corpus, which is most of a step's cost on a CPU.
 
 Adapters are what paraguide saves (LoRA + copy head + the output vocabulary, fp16 safetensors); the base
 comes from :mod:`paraguide.model.pretrained`.
