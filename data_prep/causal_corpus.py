@@ -3,7 +3,8 @@ corpora, kept only where the pair keeps the question, mixed into one multilingua
 
 Why filter: Quora's "duplicates" often simplify or drop a constraint ("which company provides train
 service in fresno?" ~ "what is the best company ..."); a model trained on them learns to lose content.
-A pair is kept when, in both directions,
+A pair is kept when it is not the same words again (case, spaces and punctuation aside) and, in both
+directions,
   - the numbers agree (the same multiset of digit runs),
   - English: the capitalised words past the first agree (names), and the lengths are within 1.6x,
   - the bundled sim scorer of the language scores it at least its calibrated augmentation threshold
@@ -31,6 +32,7 @@ from paraguide.data.io import read_jsonl
 from paraguide.score import default_threshold, load_scorer
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+WORD_CHARS = re.compile(r"[\W_]+")
 NAME = re.compile(r"(?<=\s)[A-Z][\w'’-]*")
 
 
@@ -43,9 +45,17 @@ def names_agree(a: str, b: str) -> bool:
     return {w.lower() for w in NAME.findall(a)} == {w.lower() for w in NAME.findall(b)}
 
 
+def same_words(a: str, b: str) -> bool:
+    """The same text once case, spaces and punctuation are set aside ("观赏的近义词是什么" ~ "...是什么?"):
+    such a pair teaches nothing but copying."""
+    return WORD_CHARS.sub("", a.lower()) == WORD_CHARS.sub("", b.lower())
+
+
 def keeps_question(r: dict, lang: str) -> str | None:
     """Why the pair is dropped, or None."""
     a, b = r["source"], r["target"]
+    if same_words(a, b):
+        return "same words"
     if not numbers_agree(a, b):
         return "numbers differ"
     if lang == "en":
