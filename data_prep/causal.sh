@@ -14,7 +14,7 @@ STEPS=${STEPS:-3000}
 export NLTK_DATA=${NLTK_DATA:-$SHARED/nltk_data} HF_HUB_OFFLINE=1
 prep() { [ -s "$2/train.jsonl" ] || paraguide prepare --pairs "$1" --out "$2/train.jsonl" --no-lowercase --empty-share 0.25 --workers 1 --quiet "${@:3}"; }
 prep "$SHARED/quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz" "$OUT/quora" --lang en
-prep "$SHARED/kqapro_question_paraphrases/dev.tsv.gz" "$OUT/kqapro" --lang en --suggestions alignment \
+prep "$SHARED/kqapro_question_paraphrases/dev.tsv.gz" "$OUT/kqapro1" --lang en --suggestions alignment --one-direction \
     --format tsv-unlabelled --pairs "$SHARED/kqapro_question_paraphrases/test.tsv.gz"
 prep "$SHARED/lcqmc/train.tsv.gz" "$OUT/zh" --lang zh --pairs "$SHARED/bq_corpus/train.tsv.gz"
 [ -s "$OUT/mixed/train.jsonl" ] || python data_prep/causal_corpus.py --en "$OUT/quora/train.jsonl:30000" \

@@ -98,7 +98,14 @@ def worker(args) -> None:
     vocab = output_vocabulary(train + [e for v in heldout.values() for e in v], Pad)
     config = CausalConfig(base="gemma-3-270m", base_sha256=meta["gguf_sha256"], use_copy=use_copy)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = build(args.base, config, vocab).to(device)
+    model = build(args.base, config, vocab)
+    if args.init_from:  # go on from an adapter (its LoRA and copy head; the vocabulary is this corpus's)
+        from safetensors.torch import load_file
+
+        state = load_file(Path(args.init_from, f"{name}.safetensors"))
+        state.pop("vocab_ids")
+        model.load_trainable({k: v.float() for k, v in state.items()}, args.init_from)
+    model = model.to(device)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.0)
     scheduler = get_constant_schedule_with_warmup(optimizer, num_warmup_steps=args.warmup)
@@ -197,6 +204,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--base", default="/tmp/paraguide-gpu-base")
     ap.add_argument("--tmp", default="/tmp/paraguide-gpu-runs")
+    ap.add_argument("--init-from", help="folder holding <run>.safetensors adapters to start from")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     if argv is None and sys.argv[1:] == ["--smoke"]:
         smoke()
