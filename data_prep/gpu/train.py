@@ -84,9 +84,11 @@ def worker(args) -> None:
     torch.backends.cuda.matmul.allow_tf32 = True
     meta = json.loads((Path(args.pack) / "base.json").read_text())
     examples, ex_lang, held = load_corpus(Path(args.pack))
-    train = [e for e, lang, h in zip(examples, ex_lang, held) if not h and lang in langs]
+    train = [e for e, lang, h in zip(examples, ex_lang, held, strict=True) if not h and lang in langs]
     heldout = {
-        lang: [e for e, x, h in zip(examples, ex_lang, held) if h and x == lang][: args.eval_examples]
+        lang: [e for e, x, h in zip(examples, ex_lang, held, strict=True) if h and x == lang][
+            : args.eval_examples
+        ]
         for lang in langs
     }
 
@@ -163,16 +165,25 @@ def worker(args) -> None:
                 break
         epoch += 1
     Path(args.tmp, f"{name}.json").write_text(
-        json.dumps({"run": name, "languages": langs, "copy": use_copy, "train_examples": len(train),
-                    "epochs_started": epoch, "best": best, "evaluations": log,
-                    "steps_per_second": round(step / (time.perf_counter() - started), 2)})  # fmt: skip
+        json.dumps(
+            {
+                "run": name,
+                "languages": langs,
+                "copy": use_copy,
+                "train_examples": len(train),
+                "epochs_started": epoch,
+                "best": best,
+                "evaluations": log,
+                "steps_per_second": round(step / (time.perf_counter() - started), 2),
+            }
+        )  # fmt: skip
     )
 
 
 def smoke() -> None:
     """A tiny random Gemma 3 through the same build / loss / adapter path, on the GPU: the machine's
     transformers and peft versions work with paraguide's model before any time goes into the real runs."""
-    from transformers import Gemma3TextConfig, Gemma3ForCausalLM
+    from transformers import Gemma3ForCausalLM, Gemma3TextConfig
 
     from paraguide.model.causal import CausalConfig, build
     from paraguide.model.causal_train import Example, collate
@@ -220,11 +231,14 @@ def main(argv=None) -> int:
     if not Path(args.base, "model.safetensors").exists():
         build_base(Path(args.pack), [Path(m) for m in args.more], Path(args.base))
     print(f"base ready in {time.perf_counter() - t0:.0f} s", flush=True)
-    procs = {}
+    procs, logs = {}, {}
     for name in args.runs.split(","):
         cmd = [sys.executable, __file__, "--worker", name, *(argv if argv is not None else sys.argv[1:])]
-        procs[name] = subprocess.Popen(cmd, stdout=open(tmp / f"{name}.log", "w"), stderr=subprocess.STDOUT)
+        logs[name] = open(tmp / f"{name}.log", "w")  # noqa: SIM115 (open while the worker runs)
+        procs[name] = subprocess.Popen(cmd, stdout=logs[name], stderr=subprocess.STDOUT)
     codes = {name: p.wait() for name, p in procs.items()}
+    for f in logs.values():
+        f.close()
     summary = {"device": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
                "torch": torch.__version__, "exit_codes": codes, "args": vars(args), "runs": {}}  # fmt: skip
     with open(out / "log.txt", "w") as log:

@@ -25,15 +25,18 @@ def quality(outputs: list[str], rows: list[dict], lang: str) -> dict:
 
     with_suggestion = [(o, r) for o, r in zip(outputs, rows, strict=True) if r["suggestion"]]
     bleu = sacrebleu.corpus_bleu(
-        outputs, [[r["target"].lower() for r in rows]], tokenize="zh" if lang == "zh" else "13a"
+        [o.lower() for o in outputs],
+        [[r["target"].lower() for r in rows]],
+        tokenize="zh" if lang == "zh" else "13a",
     )
     inclusion = sum(includes(o, r["suggestion"]) for o, r in with_suggestion) / max(1, len(with_suggestion))
     return {"bleu": round(bleu.score, 2), "suggestion_inclusion": round(inclusion, 4)}
 
 
 def identical_to_source(outputs: list[str], rows: list[dict]) -> float:
-    """The share of outputs equal to their (lower-cased) source: the model copied instead of paraphrasing."""
-    same = sum(o.strip() == r["source"].lower().strip() for o, r in zip(outputs, rows, strict=True))
+    """The share of outputs equal to their source, case aside (a cased model's output is compared as the
+    lower-cased models' is): the model copied instead of paraphrasing."""
+    same = sum(o.lower().strip() == r["source"].lower().strip() for o, r in zip(outputs, rows, strict=True))
     return round(same / max(1, len(rows)), 4)
 
 

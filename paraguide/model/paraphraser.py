@@ -33,14 +33,24 @@ def default_model_path(lang: str = "en") -> str:
     return path
 
 
+def bundled_or_path(path: str | os.PathLike) -> str:
+    """``path`` itself, or, where no such folder exists and it is a bare name, the bundled paraphraser of
+    that name (``gemma-en`` -> ``paraguide/models/gemma-en``)."""
+    path = os.fspath(path)
+    named = os.path.join(BUNDLED, path)
+    if not os.path.exists(path) and os.sep not in path and _is_paraphraser(named):
+        return named
+    return path
+
+
 def _is_paraphraser(folder: str) -> bool:
-    """A paraguide paraphraser's folder (the bundled scorers live beside them)."""
+    """A paraguide paraphraser's folder, small or an adapter (the bundled scorers live beside them)."""
     import json
 
     try:
         with open(os.path.join(folder, "config.json"), encoding="utf-8") as f:
-            return json.load(f).get("model_type") == "paraguide-copy"
-    except (OSError, ValueError):
+            return json.load(f).get("model_type") in ("paraguide-copy", "paraguide-causal-copy")
+    except (OSError, ValueError, AttributeError):
         return False
 
 
@@ -99,10 +109,12 @@ class Paraphraser:
     def from_pretrained(
         cls, path: str | os.PathLike, device: str | None = None, dtype: str | torch.dtype = "auto"
     ) -> Paraphraser:
-        """Load a model saved by ``paraguide train`` from a local folder (safetensors, offline).
-        ``dtype``: ``"auto"`` (see :func:`resolve_dtype`), ``"float32"``, ``"bfloat16"`` or ``"float16"``."""
+        """Load a model saved by ``paraguide train`` from a local folder (safetensors, offline), or a
+        bundled one by name (``en``, ``zh``, ``gemma-en``, ``gemma-zh``). ``dtype``: ``"auto"`` (see
+        :func:`resolve_dtype`), ``"float32"``, ``"bfloat16"`` or ``"float16"``."""
         from paraguide.model.causal import is_causal_folder
 
+        path = bundled_or_path(path)
         if is_causal_folder(path):  # a LoRA + copy-head adapter over a pretrained causal LM
             return CausalParaphraser.from_pretrained(path, device, dtype)
         path = check_model_folder(path)  # before anything is loaded: safetensors only, never a pickle
