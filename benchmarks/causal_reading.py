@@ -1,12 +1,14 @@
 """A blind reading of the pretrained paraphraser's rewrites (issue "A pretrained paraphraser").
 
-    python benchmarks/causal_reading.py sheet --adapter runs/gemma-mixed/checkpoint-N --n 25 --tag 2026-11-25a
+    python benchmarks/causal_reading.py sheet --adapter paraguide/models/gemma-en \
+        --adapter-zh paraguide/models/gemma-zh --n 100 --tag 2026-11-26a
     (a helper who sees only the sheet writes the judgements TSV)
     python benchmarks/causal_reading.py score --tag 2026-11-25a
 
-Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese), seeded. Each gets a
-free rewrite (no suggestion) and a suggestion-guided one (the first suggestion of the language's default
-lexical source that has one: English wordnet&ppdb, Chinese cilin&mined), beam 4, best beam. The sheet shows
+Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese), seeded: the first
+``--n`` of a seeded shuffle get a free rewrite (no suggestion); the first ``--n`` of the same shuffle that
+the language's default lexical source has a suggestion for (English wordnet&ppdb, Chinese cilin&mined)
+get a suggestion-guided one (its first suggestion); beam 4, best beam. The sheet shows
 the original and its two rewrites in a shuffled order with no labels; the key keeps which is which and the
 token edit rate. The reader judges each rewrite: fluent (y/n), same question and answer (y/n), natural
 rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint.
@@ -37,7 +39,7 @@ def questions(lang: str, n: int, seed: int) -> list[str]:
 
     path = SHARED / ("squad_v1.1/dev-v1.1.json.gz" if lang == "en" else "dureader_robust/dev.json")
     qs = sorted({r["question"].strip() for r in SquadReader(path)})
-    return random.Random(f"{seed}:{lang}").sample(qs, n)
+    return random.Random(f"{seed}:{lang}").sample(qs, n if n is not None else len(qs))
 
 
 def paths(tag: str) -> dict[str, Path]:
@@ -57,24 +59,36 @@ def make_sheet(args) -> None:
         tmp = Path(tempfile.mkdtemp())
         export_checkpoint(adapter, tmp)
         adapter = tmp
-    model = Paraphraser.from_pretrained(adapter)
+    models = {"en": Paraphraser.from_pretrained(adapter)}
+    models["zh"] = Paraphraser.from_pretrained(args.adapter_zh) if args.adapter_zh else models["en"]
     rng = random.Random(args.seed)
     lines = ["# Reading sheet", "", "For each original question, judge every rewrite below it:",
              "fluent (y/n), same question with the same answer (y/n), natural rephrasing rather than a one-word "
              "swap (y/n). Write one TSV line per rewrite: item, fluent, same, rephrased, note.", ""]  # fmt: skip
     key, item = {}, 0
     for lang in ("en", "zh"):
-        qs = questions(lang, args.n, args.seed)
+        model = models[lang]
+        pool = questions(lang, None, args.seed)
         source = load_source(SOURCES[lang], lang=lang)
-        found = source.suggest(qs, top_k=1)
-        sugg = [f[0].text if f else None for f in found]
-        matched = [f[0].matched if f else None for f in found]
-        free = model.paraphrase(qs, num_beams=args.beams)
-        guided = model.paraphrase(qs, suggestions=sugg, matched=matched, num_beams=args.beams)
+        found = source.suggest(pool, top_k=1)
+        guided_at = [k for k, f in enumerate(found) if f][: args.n]
+        qs = pool[: max([args.n - 1, *guided_at]) + 1]
+        sugg = [f[0].text if f else None for f in found[: len(qs)]]
+        matched = [f[0].matched if f else None for f in found[: len(qs)]]
+        free = model.paraphrase(qs[: args.n], num_beams=args.beams)
+        found_guided = model.paraphrase(
+            [qs[k] for k in guided_at],
+            suggestions=[sugg[k] for k in guided_at],
+            matched=[matched[k] for k in guided_at],
+            num_beams=args.beams,
+        )
+        guided = dict(zip(guided_at, found_guided, strict=True))
         for k, q in enumerate(qs):
-            rewrites = [("free", free[k][0].text, None)]
-            if sugg[k]:
+            rewrites = [("free", free[k][0].text, None)] if k < args.n else []
+            if k in guided:
                 rewrites.append(("guided", guided[k][0].text, sugg[k]))
+            if not rewrites:
+                continue
             rng.shuffle(rewrites)
             lines += [f"## {lang}-{k + 1}", "", f"Original: {q}", ""]
             for kind, text, s in rewrites:
@@ -122,7 +136,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("sheet")
-    s.add_argument("--adapter", required=True)
+    s.add_argument("--adapter", required=True, help="adapter folder or checkpoint (English, or both)")
+    s.add_argument("--adapter-zh", help="the Chinese adapter, where it is another one")
     s.add_argument("--n", type=int, default=50, help="questions per language")
     s.add_argument("--beams", type=int, default=4)
     s.add_argument("--seed", type=int, default=13)
