@@ -51,11 +51,20 @@ def same_words(a: str, b: str) -> bool:
     return WORD_CHARS.sub("", a.lower()) == WORD_CHARS.sub("", b.lower())
 
 
-def keeps_question(r: dict, lang: str) -> str | None:
-    """Why the pair is dropped, or None."""
+def keeps_question(r: dict, lang: str, keeps_content: int | None = None) -> str | None:
+    """Why the pair is dropped, or None. ``keeps_content``: also drop a pair whose target loses a content
+    word of its source or adds more than that many (paraguide's KeepsContent filter, as a rewrite is judged):
+    Quora's duplicates often drop a constraint, and a model trained on them drops constraints too."""
     a, b = r["source"], r["target"]
     if same_words(a, b):
         return "same words"
+    if keeps_content is not None:
+        from paraguide.score.filters import Candidate, KeepsContent
+
+        c = Candidate(a, b, r.get("suggestion") or "", None, lang, matched=r.get("matched") or "")
+        why = KeepsContent(keeps_content).reasons([c])[0]
+        if why:
+            return "content " + why.split()[0]
     if not numbers_agree(a, b):
         return "numbers differ"
     if lang == "en":
@@ -85,6 +94,12 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="train JSONL to write (and .heldout.jsonl, .stats.json)")
     ap.add_argument("--heldout-per-lang", type=int, default=300, help="held-out examples kept per language")
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument(
+        "--keeps-content",
+        type=int,
+        metavar="N",
+        help="drop pairs that lose a content word or add more than N (KeepsContent)",
+    )
     args = ap.parse_args(argv)
     train, held, stats = [], [], {}
     for lang, specs in (("en", args.en), ("zh", args.zh)):
@@ -97,7 +112,7 @@ def main(argv=None) -> int:
                 counts = Counter()
                 kept = []
                 for r in part:
-                    why = keeps_question(r, lang)
+                    why = keeps_question(r, lang, args.keeps_content)
                     counts[why or "kept by rules"] += 1
                     if why is None:
                         kept.append(r)

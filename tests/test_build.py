@@ -26,7 +26,9 @@ from paraguide.score.filters import (
     ContainsSuggestion,
     DiffersFromSource,
     FilterChain,
+    KeepsContent,
     KeepsNames,
+    KeepsQuestionType,
     SimilarityFilter,
 )
 from paraguide.text.match import includes
@@ -86,6 +88,73 @@ def test_in_place_candidates_and_suggestions_ranked_in_place(tagger):
     [dropped] = _json(none([Item("a", q1)]))
     assert dropped["stage"] == "suggestion"
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
+
+
+def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(tagger):
+    """select="depth": among accepted candidates the one that changes the question most, a question-word-only
+    swap only when nothing else passed; free=True asks for a rewrite with no suggestion too."""
+    q1, q2 = "What year was the music hall designed?", "What year did the war end?"
+    table = {
+        q1: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))],
+        q2: [("which", "What", (0, 1))],
+    }
+    outputs = {
+        (q1, None): "In which year was the music hall designed?",  # free rewrite: the deepest change
+        (q1, "which"): "Which year was the music hall designed?",
+        (q1, "planned"): "What year was the music hall planned?",
+        (q2, "which"): "Which year did the war end?",
+        (q2, None): "When did the fighting end?",  # loses "war", adds "fighting": keeps_content drops it
+    }
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsQuestionType(), KeepsContent()])
+    paraphraser = ScriptedParaphraser(outputs)
+    generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=2, in_place=True, free=True,
+                                   select="depth")  # fmt: skip
+    got = _json(generate([Item("a", q1), Item("b", q2)]))
+    assert [(q, s) for q, s in paraphraser.calls[0]] == [(q1, "which"), (q1, "planned"), (q1, None), (q2, "which"), (q2, None)]  # fmt: skip
+    assert (got[0]["paraphrase"], got[0]["suggestion"]) == ("In which year was the music hall designed?", "")
+    # q2: the free rewrite asks "when", not "what"; only the question-word swap is left, and it is taken
+    assert got[1]["paraphrase"] == "Which year did the war end?"
+    assert got[1]["candidate_drops"] == {"keeps_question_type": 1}
+    with pytest.raises(ValueError, match="free rewrites need the paraphraser"):
+        QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True, free=True)
+
+
+def test_rewrite_filters_and_question_word_swaps():
+    from paraguide.score.filters import Candidate, question_type
+    from paraguide.text.edits import question_word_only
+
+    def reasons(f, source, text, lang="en", suggestion="", matched=""):
+        return f.reasons([Candidate(source, text, suggestion, None, lang, matched=matched)])[0]
+
+    q = "What space-time path is seen as a curved line in space?"
+    assert (
+        reasons(KeepsContent(), q, "What is the path of a curved line in space?")
+        == "lost 'space-time', 'seen'"
+    )
+    assert reasons(KeepsContent(), q, "Which space-time path is seen as a curved line in space?") is None
+    assert reasons(KeepsContent(), q, "What space-time route is seen as a curved line in space?", suggestion="route",
+                   matched="path") is None  # fmt: skip
+    assert (
+        reasons(KeepsContent(0), "Who built the tower?", "Who designed and built the tower?")
+        == "added 'designed'"
+    )
+    assert reasons(KeepsContent(1), "Who built the tower?", "Who designed and built the tower?") is None
+    assert (
+        reasons(KeepsQuestionType(), "When did ESPN take over?", "Why did ESPN take over?")
+        == "asks why, not when"
+    )
+    assert (
+        reasons(KeepsQuestionType(), "Is the header long", "How long is the header?")
+        == "asks how, not yes/no"
+    )
+    assert reasons(KeepsQuestionType(), "What is the name of the man who won?", "Which man won?") is None
+    assert reasons(KeepsQuestionType(), "审计报告一般多少钱", "审计报告怎么办", "zh") == "asks 怎么, not 多少"
+    assert reasons(KeepsQuestionType(), "三国志11最耐玩剧本", "三国志11最耐玩的剧本", "zh") is None
+    assert question_type("手机号啥时候注销", "zh") == question_type("手机号什么时候注销", "zh") == {"何时"}
+    assert question_word_only("What year did it end?", "Which year did it end?")
+    assert question_word_only("手机号怎么注销", "手机号如何注销", "zh")
+    assert not question_word_only("What year did it end?", "In which year did it end?")
+    assert not question_word_only("What year did it end?", "What year did it end?")
 
 
 def test_a_unions_first_source_is_preferred_among_accepted_candidates(tagger):

@@ -303,6 +303,38 @@ def test_adapter_folder_loads_with_the_same_outputs(trained, tiny_base):
     assert outputs(memory) == (loaded_texts, loaded_scores)
 
 
+def test_init_from_an_adapter_starts_where_it_ended(trained, tiny_base, train_file, tmp_path):
+    out, _, _, _ = trained
+    config = tiny_config(
+        train_file, tmp_path / "again", backbone=tiny_base, max_steps=1, lr=0.0, init_from=str(out)
+    )
+    train_causal(config)
+    before, after = (
+        load_file(out / "adapter.safetensors"),
+        load_file(tmp_path / "again" / "adapter.safetensors"),
+    )
+    assert set(before) == set(after)
+    assert all(torch.equal(before[k], after[k]) for k in before)  # lr 0: the very tensors it started from
+    other = tiny_config(train_file, tmp_path / "other", backbone=tiny_base, lora_r=2, init_from=str(out))
+    with pytest.raises(DataError, match="lora_r 4, this run 2"):
+        train_causal(other)
+
+
+def test_log_likelihood_prefers_the_paraphrase_it_learnt(trained, tiny_base):
+    from transformers import AutoTokenizer
+
+    _, _, _, model = trained
+    para = CausalParaphraser(model, AutoTokenizer.from_pretrained(tiny_base), "cpu", "float32")
+    q, t = "who built the tower ?", "who constructed the tower ?"
+    good, bad, alone = para.log_likelihood([q, q, t], [t, "the tower built who ?", t])
+    assert good > bad
+    assert para.log_likelihood([q], [t]) == pytest.approx(
+        [good], abs=1e-5
+    )  # a row does not depend on its batch
+    with pytest.raises(ValueError, match="2 questions but 1 paraphrases"):
+        para.log_likelihood([q, q], [t])
+
+
 def test_a_base_cut_to_the_output_vocabulary_trains_the_same_adapter(
     trained, tiny_base, train_file, tmp_path
 ):

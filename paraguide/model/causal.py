@@ -198,10 +198,11 @@ class CausalCopyModel(nn.Module):
         gate = self.p_gen(torch.cat([h_query, context], -1)).float()
         return attn, gate
 
-    def loss(self, batch: dict) -> torch.Tensor:
+    def loss(self, batch: dict, per_example: bool = False) -> torch.Tensor:
         """Mean negative log-likelihood of the target tokens. ``batch``: ``input_ids`` (B, T) = prompt +
         target, right-padded; ``attention_mask``; ``labels`` (B, T): the next token at each position that
-        predicts a target token, else -100; ``copy_mask`` (B, T): copyable prompt positions."""
+        predicts a target token, else -100; ``copy_mask`` (B, T): copyable prompt positions.
+        ``per_example``: (B,) each row's mean over its own target tokens instead."""
         h, _ = self.hidden(batch["input_ids"], batch["attention_mask"])
         labels = batch["labels"]
         at = labels != -100  # (B, T): positions that predict a target token
@@ -213,7 +214,7 @@ class CausalCopyModel(nn.Module):
         log_vocab = F.log_softmax(self.vocab_logits(h[at], rows), -1)
         log_gen = log_vocab.gather(-1, target_col[:, None]).squeeze(-1)
         if not self.config.use_copy:
-            return -log_gen.mean()
+            return _reduce(-log_gen, at, per_example)
         keys = self.copy_key(h)
         attn, gate = self.copy_attention(h, keys, h, batch["copy_mask"])  # (B, T, T), (B, T, 1)
         attn, gate = attn[at], gate[at].squeeze(-1)  # (N, T), (N,)
@@ -222,7 +223,7 @@ class CausalCopyModel(nn.Module):
         log_p = torch.logaddexp(
             F.logsigmoid(gate) + log_gen, F.logsigmoid(-gate) + copy_mass.clamp_min(1e-30).log()
         )
-        return -log_p.mean()
+        return _reduce(-log_p, at, per_example)
 
     def step_log_probs(self, h_t, keys, values, copy_mask, source_cols, rows, allowed=None, head=None):
         """log P over ``rows`` for the next token: ``h_t`` (R, d) the last states, ``keys``/``values``
@@ -286,6 +287,15 @@ class CausalCopyModel(nn.Module):
                 module.load_state_dict({k: v.float() for k, v in sub.items()})
             except RuntimeError as e:
                 raise DataError(where, f"copy head does not fit: {e}") from None
+
+
+def _reduce(nll: torch.Tensor, at: torch.Tensor, per_example: bool) -> torch.Tensor:
+    """The mean of the target positions' NLL, overall or per row (``at``: (B, T), which positions)."""
+    if not per_example:
+        return nll.mean()
+    rows = at.nonzero()[:, 0]
+    total = torch.zeros(at.size(0), dtype=nll.dtype, device=nll.device).index_add_(0, rows, nll)
+    return total / at.sum(-1).clamp_min(1)
 
 
 def build(base_folder: str, config: CausalConfig, vocab_ids, dtype=torch.float32) -> CausalCopyModel:

@@ -48,6 +48,9 @@ class CausalTrainConfig:
     lora_r: int = option("LoRA rank", 16)
     lora_alpha: int = option("LoRA scaling alpha", 32)
     lora_dropout: float = option("dropout on the LoRA path", 0.05)
+    init_from: str | None = option(
+        "start from this adapter folder's LoRA and copy head (fine-tuning; its base must be --backbone)", None
+    )
     use_copy: bool = option("the copy head (off: the plain LM, for comparison)", True)
     max_prompt_tokens: int = option("longest prompt in tokens", 96)
     max_target_tokens: int = option("longest paraphrase in tokens", 64)
@@ -171,6 +174,8 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     del rows
     vocab = output_vocabulary(train_data + heldout_data, tokenizer)
     model = build(base_folder, config.model_config(base_info(base_folder).get("gguf_sha256")), vocab)
+    if config.init_from:
+        _init_from(model, config.init_from)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model.to(device)
     trainable = [p for p in model.parameters() if p.requires_grad]
@@ -263,6 +268,25 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     else:  # stopped early (--max-minutes): resumable, and the folder is free for the --resume
         output.release()
     return final
+
+
+def _init_from(model, folder: str) -> None:
+    """The adapter's trained tensors (LoRA, copy head) put on a fresh model; the output vocabulary stays
+    this corpus's. Another base, rank or head is refused with the file named."""
+    from safetensors.torch import load_file
+
+    from paraguide.errors import DataError
+    from paraguide.model.causal import ADAPTER_FILE, CausalConfig
+
+    theirs = CausalConfig.load(folder)
+    ours = model.config
+    for name in ("base", "lora_r", "lora_alpha", "lora_targets", "use_copy"):
+        if getattr(theirs, name) != getattr(ours, name):
+            raise DataError(str(Path(folder, "config.json")),
+                            f"--init-from adapter has {name} {getattr(theirs, name)!r}, this run {getattr(ours, name)!r}")  # fmt: skip
+    state = load_file(Path(folder, ADAPTER_FILE))
+    state.pop("vocab_ids", None)
+    model.load_trainable({k: v.float() for k, v in state.items()}, str(Path(folder, ADAPTER_FILE)))
 
 
 @torch.no_grad()

@@ -259,6 +259,39 @@ class CausalParaphraser:
         return cls(model, tokenizer, device, dtype)
 
     @torch.no_grad()
+    def log_likelihood(
+        self, questions: Sequence[str], paraphrases: Sequence[str], batch_size: int = 32
+    ) -> list[float]:
+        """Mean log-probability per token of each paraphrase given its question (free rewriting, no
+        suggestion), teacher-forced. With the pair reversed it says how much of the question a paraphrase
+        kept: a question is hard to write back from a rewrite that lost a constraint or changed its type."""
+        from paraguide.model.causal import encode_prompt, encode_target
+        from paraguide.model.causal_train import Example, collate
+
+        if len(questions) != len(paraphrases):
+            raise ValueError(f"{len(questions)} questions but {len(paraphrases)} paraphrases")
+        cfg = self.model.config
+        out = []
+        for i in range(0, len(questions), batch_size):
+            examples = []
+            for q, p in zip(questions[i : i + batch_size], paraphrases[i : i + batch_size], strict=True):
+                ids, copy = encode_prompt(self.tokenizer, normalize(q), max_tokens=cfg.max_prompt_tokens)
+                examples.append(
+                    Example(ids, copy, encode_target(self.tokenizer, normalize(p), cfg.max_target_tokens))
+                )
+            batch = collate(examples, self.tokenizer.pad_token_id)
+            batch = {k: v.to(self.device) for k, v in batch.items()}
+            # The batch's own tokens may be outside the training vocabulary: score over both.
+            vocab = self.model.vocab_ids
+            self.model.vocab_ids = self.model.output_rows(batch["input_ids"])
+            try:
+                with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32):
+                    out += (-self.model.loss(batch, per_example=True)).float().tolist()
+            finally:
+                self.model.vocab_ids = vocab
+        return out
+
+    @torch.no_grad()
     def paraphrase(
         self,
         questions: Sequence[str],

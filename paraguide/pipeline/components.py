@@ -13,12 +13,12 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     """The paraphraser, suggestion source, filters and thresholds ``config`` (already checked) names,
     composed; their description (what a run's summary records) is the generator's ``components``, and the
     files they read (whose content hashes a run records for --resume) its ``files``: ``{role: path}``."""
-    from paraguide.model.paraphraser import Paraphraser, default_model_path
+    from paraguide.model.paraphraser import Paraphraser, bundled_or_path, default_model_path
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
     from paraguide.suggest import load_source
 
-    model = config.model or default_model_path(config.lang)
+    model = bundled_or_path(config.model) if config.model else default_model_path(config.lang)
     paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
     if config.nbest:
         paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
@@ -33,6 +33,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     filters = F.cheap_filters()
     if config.substitution:
         filters.append(F.Substitutes())
+    if config.keep_content:  # what a rewrite can break that a swap cannot (docs/build.md)
+        filters += [F.KeepsQuestionType(), F.KeepsContent()]
     vocabulary = _vocabulary(config.lang, source)
     if vocabulary is not None:
         filters.append(F.KnownWords(vocabulary.knows))
@@ -52,7 +54,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         rank_threshold = config.rank_threshold
         if rank_threshold is None:
             rank_threshold = default_threshold(config.rank, config.use, config.lang)
-    same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place")
+    same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place",
+            "free", "select")  # fmt: skip
     generator = QuestionParaphraser(
         paraphraser,
         source,
@@ -72,6 +75,9 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "fluency": str(Path(fluency).resolve()) if fluency != "off" else "off",
         "fluency_threshold": fluency_threshold,
         "substitution": config.substitution,
+        "keep_content": config.keep_content,
+        "free": config.free,
+        "select": config.select,
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,

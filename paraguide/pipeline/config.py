@@ -24,6 +24,11 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     threshold drops nearly every Cilin synonym, right or wrong; two sources agreeing is the sense check).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
 #     (context-chunk) suggestions use it: a context chunk replaces no phrase.
+#   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
+#     top suggestions (best 2 beams each), beside the in-place swaps; a rewrite must keep the question's
+#     content words (filters.KeepsContent) and pass similarity; the candidate chosen is the one that
+#     changes the question most (a question-word-only swap only when nothing else passed). Blind readings
+#     of its rewrites and each filter's precision: docs/build.md.
 PRESETS = {
     "substitute": {
         "scorer": "embedding",
@@ -32,6 +37,9 @@ PRESETS = {
         "nbest": 0,
         "rank": "embedding",
         "rank_threshold": 0.96,
+        "free": False,
+        "keep_content": False,
+        "select": "first",
     },
     "rewrite": {
         "scorer": "sim",
@@ -40,11 +48,28 @@ PRESETS = {
         "nbest": 1,
         "rank": "off",
         "rank_threshold": None,
+        "free": False,
+        "keep_content": False,
+        "select": "first",
+    },
+    "paraphrase": {
+        "model": "gemma-{lang}",
+        "scorer": "embedding",
+        "substitution": False,
+        "in_place": True,
+        "nbest": 2,
+        "rank": "embedding",
+        "rank_threshold": 0.96,
+        "free": True,
+        "keep_content": True,
+        "select": "depth",
     },
 }
 LANG_PRESETS = {
     ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
+    ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None},
 }
+SELECTIONS = ("first", "depth")
 DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
 USES = ("testset", "augment", "adversarial")
 
@@ -64,11 +89,15 @@ class GeneratorConfig:
         "suggestion source (see below; default: interrogative|wordnet&ppdb for en, interrogative|cilin&mined "
         "for zh, context if adversarial)"
     )
-    model: str | None = option("paraphraser folder (default: the bundled model of --lang)")
+    model: str | None = option(
+        "paraphraser folder or bundled name (en, zh, gemma-en, gemma-zh; default: the preset's, else the "
+        "bundled small model of --lang)"
+    )
     preset: str | None = option(
         "substitute (the default): the suggestion replaces its phrase, in place or by the paraphraser, and the "
-        "rest stays; rewrite (adversarial default): the paraphraser's free rewrite. The options below left "
-        "unset come from it"
+        "rest stays; rewrite (adversarial default): the paraphraser's free rewrite; paraphrase: the pretrained "
+        "paraphraser's free and suggestion-guided rewrites beside the in-place swaps, the deepest change that "
+        "passes chosen. The options below left unset come from it"
     )
     scorer: str | None = option(
         "similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: the preset's)"
@@ -104,6 +133,17 @@ class GeneratorConfig:
     rank_threshold: float | None = option(
         "threshold of --rank (default: the preset's, or that scorer's calibrated one when --rank is given)"
     )
+    free: bool | None = option(
+        "also ask the paraphraser for a free rewrite (no suggestion) of each question (default: the preset's)"
+    )
+    keep_content: bool | None = option(
+        "drop a rewrite that asks another kind of question (when -> why), loses a content word of the "
+        "question or adds more than one (default: the preset's)"
+    )
+    select: str | None = option(
+        "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "
+        "that changes the question most; question-word-only swaps last) (default: the preset's)"
+    )
     top_k: int = option("suggestions tried per question and step", 3, minimum=1)
     steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)
     num_beams: int = option("beam size", 4, minimum=1)
@@ -128,7 +168,7 @@ class GeneratorConfig:
         given = {"threshold": self.scorer is not None, "rank_threshold": self.rank is not None}
         for name, value in preset.items():
             if getattr(self, name) is None and not given.get(name):
-                setattr(self, name, value)
+                setattr(self, name, value.format(lang=self.lang) if isinstance(value, str) else value)
 
     def check(self) -> None:
         """Raise ValueError naming the option that cannot work."""
@@ -138,6 +178,10 @@ class GeneratorConfig:
             raise ValueError(f"unknown --preset {self.preset!r}; choose {' or '.join(PRESETS)}")
         if self.use not in USES:
             raise ValueError(f"unknown use {self.use!r}; choose {', '.join(USES)}")
+        if self.select not in SELECTIONS:
+            raise ValueError(f"unknown --select {self.select!r}; choose {' or '.join(SELECTIONS)}")
+        if self.free and not self.nbest:
+            raise ValueError("--free (a free rewrite of each question) needs the paraphraser: give --nbest N")
         if self.nbest > self.num_beams:
             raise ValueError(f"--nbest ({self.nbest}) cannot exceed --num-beams ({self.num_beams})")
         for name in ("top_k", "steps", "num_beams", "batch_size"):

@@ -54,6 +54,8 @@ class QuestionParaphraser:
         ranker: Scorer | None = None,
         rank_threshold: float | None = None,
         pool: int = 12,
+        free: bool = False,
+        select: str = "first",
     ):
         """``nbest``: the paraphraser's best ``nbest`` beams of each input are candidates (not only the first);
         0: none, the in-place candidates alone (``paraphraser`` may then be None).
@@ -61,7 +63,10 @@ class QuestionParaphraser:
         is a candidate too, beside the paraphraser's. ``ranker``: a similarity scorer that ranks up to
         ``pool`` suggestions of a question by how close the question with the suggestion in place stays to
         the question, and drops those below ``rank_threshold`` -- WordNet's other senses ("date" ->
-        "appointment") fall out before the paraphraser spends time on them."""
+        "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
+        rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
+        then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
+        rate; a question-word-only swap only when nothing else passed)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -70,12 +75,17 @@ class QuestionParaphraser:
             raise ValueError(f"nbest {nbest} needs a paraphraser")
         if nbest > num_beams:
             raise ValueError(f"nbest ({nbest}) cannot exceed num_beams ({num_beams})")
+        if select not in ("first", "depth"):
+            raise ValueError(f"select must be first or depth, not {select!r}")
+        if free and not nbest:
+            raise ValueError("free rewrites need the paraphraser (nbest at least 1)")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
         self.lang, self.top_k, self.steps, self.seed = lang, top_k, steps, seed
         self.num_beams, self.batch_size = num_beams, batch_size
         self.alternatives = alternatives  # other accepted paraphrases kept per question (seeded order)
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
+        self.free, self.select = free, select
         self.stages = stage_names(filters)
         self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
 
@@ -158,6 +168,11 @@ class QuestionParaphraser:
                         f"no suggestion of {self.source.name} kept its meaning in place ({self.ranker.name})"
                     )
                 outcomes[i].stage, outcomes[i].reason = "suggestion", reason
+            # A free rewrite beside the suggestions (at the first step also where there are none).
+            if self.free and self.source is not None and has_word(current[i]) and (fresh or step == 1):
+                if not fresh and outcomes[i].stage == "suggestion":
+                    outcomes[i].stage, outcomes[i].reason = None, None
+                fresh = [*fresh, None]
             if not self.nbest:  # in-place candidates alone: a suggestion without an in-place form has none
                 placeable = [s for s in fresh if s is not None and (current[i], s) in placed]
                 if fresh and not placeable and step == 1:
@@ -207,7 +222,13 @@ class QuestionParaphraser:
         for i, cs in candidates.items():
             drops[i].update(c.dropped_by for c in cs if c.dropped_by)
             accepted = [c for c in cs if c.dropped_by is None]
-            if accepted:
+            if accepted and self.select == "depth":
+                rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
+                pick = max(accepted, key=lambda c: (*_depth(c), rng.random()))
+                chosen[i] = self._choice(pick, step, len(cs), len(accepted))
+                outcomes[i].steps.append(chosen[i])
+                self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
+            elif accepted:
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
                 # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted
                 # far more of those (docs/build.md).
@@ -220,19 +241,24 @@ class QuestionParaphraser:
                 pick = pool[rng.randrange(len(pool))]
                 chosen[i] = self._choice(pick, step, len(cs), len(accepted))
                 outcomes[i].steps.append(chosen[i])
-                if self.alternatives:  # augmentation may take more than one paraphrase per question
-                    others = [c for c in accepted if c is not pick]
-                    rng.shuffle(others)
-                    texts = {pick.text}
-                    outcomes[i].alternatives = []
-                    for c in others:
-                        if c.text not in texts and len(outcomes[i].alternatives) < self.alternatives:
-                            texts.add(c.text)
-                            outcomes[i].alternatives.append(self._choice(c, step, len(cs), len(accepted)))
+                self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
             elif step == 1:
                 outcomes[i].stage, outcomes[i].reason = self._furthest(cs)
                 outcomes[i].candidates = len(cs)
         return chosen
+
+    def _alternatives(self, outcome, pick, accepted, rng, step, candidates) -> None:
+        """Augmentation may take more than one paraphrase per question: others accepted, seeded order."""
+        if not self.alternatives:
+            return
+        others = [c for c in accepted if c is not pick]
+        rng.shuffle(others)
+        texts = {pick.text}
+        outcome.alternatives = []
+        for c in others:
+            if c.text not in texts and len(outcome.alternatives) < self.alternatives:
+                texts.add(c.text)
+                outcome.alternatives.append(self._choice(c, step, candidates, len(accepted)))
 
     def _placed(self, active, current, suggestions) -> dict[tuple[str, Suggestion], str]:
         """``(question, suggestion) -> the question with the suggestion in place``, for the suggestions
@@ -332,6 +358,13 @@ class QuestionParaphraser:
         if best.dropped_by == "similarity":
             return best.dropped_by, f"below threshold ({best.reason})"
         return best.dropped_by, best.reason
+
+
+def _depth(c: Candidate) -> tuple[bool, float]:
+    """How much a candidate changes its question: (not a question-word-only swap, token edit rate)."""
+    from paraguide.text.edits import edit_rate, question_word_only
+
+    return not question_word_only(c.source, c.text, c.lang), edit_rate(c.source, c.text, c.lang)
 
 
 def _tier(c: Candidate) -> int:

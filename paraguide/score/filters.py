@@ -164,6 +164,85 @@ class Substitutes(Filter):
         return out
 
 
+class KeepsContent(Filter):
+    """Drop a rewrite that loses a content word of its source or brings in more than ``max_added`` from
+    nowhere: the constraints a free rewrite can drop or add ("... in space?", "according to the theory,
+    ...", "the *best* company"), which a similarity scorer barely notices. Content words as
+    :class:`Substitutes` compares them (up to inflection; Chinese by characters); the suggestion's words
+    may come in and the phrase it replaces may go."""
+
+    name = "keeps_content"
+
+    def __init__(self, max_added: int = 1):
+        self.max_added = max_added
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            stop = load_stopwords(c.lang)
+            words = _content_words(c.text, c.lang, stop)
+            source = _content_words(c.source, c.lang, stop)
+            if c.lang == "zh":
+                lost = [w for w in source if w not in c.text and w not in (c.matched or "")]
+                added = [w for w in words if any(ch not in c.source and ch not in c.suggestion for ch in w)]
+            else:
+                have = _lemma_set(words)
+                offered = _lemma_set(_content_words(c.suggestion, c.lang, stop))
+                skip = _lemma_set(_content_words(c.matched or "", c.lang, stop)) | offered
+                lost = [w for w in source if not lemmas(w) & (have | skip)]
+                added = [w for w in words if not lemmas(w) & (_lemma_set(source) | offered)]
+            if lost:
+                out.append(f"lost {', '.join(map(repr, lost))}")
+            elif len(added) > self.max_added:
+                out.append(f"added {', '.join(map(repr, added))}")
+            else:
+                out.append(None)
+        return out
+
+
+# Question words that ask the same thing: a rewrite may swap within a group, not across groups.
+_EN_WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "whose", "when": "when",
+          "where": "where", "why": "why", "how": "how"}  # fmt: skip
+_ZH_WH = {"什么": "什么", "啥": "什么", "哪个": "哪个", "哪一个": "哪个", "谁": "谁", "哪里": "哪里", "哪儿": "哪里",
+          "什么时候": "何时", "啥时候": "何时", "何时": "何时", "为什么": "为什么", "为何": "为什么", "为啥": "为什么", "怎么": "怎么",
+          "如何": "怎么", "怎样": "怎么", "多少": "多少", "几": "多少", "多久": "多久", "多长时间": "多久"}  # fmt: skip
+_EN_AUX = re.compile(r"^(is|are|was|were|am|do|does|did|can|could|will|would|shall|should|may|might|must|has|have|had)\b",
+                     re.IGNORECASE)  # fmt: skip
+
+
+def question_type(text: str, lang: str) -> frozenset[str]:
+    """The kinds of question a text asks: Chinese, its question words, each by its group (啥 asks as 什么);
+    English, its first question word by group ("which" asks as "what"; later ones are mostly relative
+    pronouns: "What is the name of the man who ..."), or "yes/no" for a question that opens with an
+    auxiliary."""
+    if lang == "zh":
+        found = {g for w, g in _ZH_WH.items() if w in text}
+        if "什么时候" in text or "啥时候" in text:  # "when", not "what"
+            found.discard("什么")
+        return frozenset(found)
+    if _EN_AUX.match(text.strip()):
+        return frozenset({"yes/no"})
+    first = next((_EN_WH[w] for w in (t.lower() for t in tokenize(text, lang)) if w in _EN_WH), None)
+    return frozenset({first} if first else ())
+
+
+class KeepsQuestionType(Filter):
+    """Drop a rewrite that asks another kind of question: "When did ESPN take over ...?" -> "Why did ...",
+    "Is the packet header long" -> "How long is ...", 多少钱 -> 怎么办. The question words are compared by
+    group (:func:`question_type`), so "what" -> "which" and 什么 -> 啥 pass."""
+
+    name = "keeps_question_type"
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            before, after = question_type(c.source, c.lang), question_type(c.text, c.lang)
+            same = before == after or (c.lang == "zh" and not before)
+            out.append(None if same else f"asks {'/'.join(sorted(after)) or 'nothing'}, not "
+                       f"{'/'.join(sorted(before)) or 'nothing'}")  # fmt: skip
+        return out
+
+
 def _content_words(text: str, lang: str, stop: frozenset[str]) -> list[str]:
     return [t.lower() for t in tokenize(text, lang) if is_word(t) and t.lower() not in stop]
 

@@ -27,3 +27,47 @@ def one_word_added_or_removed(original: str, rewrite: str, lang: str = "en") -> 
         return False
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+# The question words of each language (suggest.interrogative's groups, and English's own): a rewrite that
+# changes these alone asks the same thing in the same words.
+_QUESTION_WORDS = {
+    "en": frozenset(["what", "which", "who", "whom", "whose", "when", "where", "why", "how"]),
+    "zh": frozenset(
+        [
+            "怎么",
+            "如何",
+            "怎样",
+            "为什么",
+            "为何",
+            "为啥",
+            "哪里",
+            "哪儿",
+            "多久",
+            "多长时间",
+            "几个",
+            "多少个",
+            "哪个",
+            "哪一个",
+            "什么",
+            "啥",
+            "多少",
+            "几",
+        ]
+    ),
+}
+
+
+def question_word_only(original: str, rewrite: str, lang: str = "en") -> bool:
+    """Does the rewrite change nothing but question words ("What year" -> "Which year", 什么 -> 啥), once
+    case and punctuation are set aside? An identical rewrite is not a question-word swap."""
+    from paraguide.text.stopwords import is_word
+
+    words = _QUESTION_WORDS.get(lang, frozenset())
+    a = [t.lower() for t in tokenize(original, lang) if is_word(t)]
+    b = [t.lower() for t in tokenize(rewrite, lang) if is_word(t)]
+    if a == b:
+        return False
+    rest_a = [t for t in a if t not in words]
+    rest_b = [t for t in b if t not in words]
+    return rest_a == rest_b

@@ -1,0 +1,107 @@
+"""Each filter's precision on a blind-read set of the project's own rewrites (issue "Test sets that rewrite"):
+which of the filters a rewrite can meet pay, judged by a reader who saw only the sheet.
+
+    python benchmarks/rewrite_filter_precision.py --tag 2026-11-26a --out benchmarks/results/rewrite_filter_precision_2026-11-26a.json
+
+For every judged rewrite of ``causal_reading_<tag>`` (key + judgements): each filter's verdict on its own
+(rules; the bundled sim scorer and all-MiniLM-L6-v2 at their calibrated test-set thresholds; the bundled
+question LM's SLOR difference at its threshold), then chains. "good" = judged fluent and the same
+question. Per filter and language: how many pass, the precision among those that pass (the share good),
+the recall of the good ones, and the precision of what it drops (low is right: it drops bad ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from reading import read_judgements  # noqa: E402
+
+RESULTS = HERE / "results"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tag", required=True, help="a causal_reading tag with judgements")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+
+    from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
+    from paraguide.score import filters as F
+
+    stem = RESULTS / f"causal_reading_{args.tag}"
+    key = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
+    cols = ["fluent", "same", "rephrased"]
+    judged = read_judgements(f"{stem}_judgements.tsv", key, cols, set(cols))
+    result = {}
+    for lang in ("en", "zh"):
+        items = [i for i in key if key[i]["lang"] == lang]
+        cands = [
+            F.Candidate(key[i]["original"], key[i]["rewrite"], key[i]["suggestion"] or "", None, lang)
+            for i in items
+        ]
+        good = [judged[i]["fluent"] and judged[i]["same"] for i in items]
+        verdicts = {}  # filter name -> [passes?]
+        rules = [
+            *F.cheap_filters(),
+            F.KeepsQuestionType(),
+            F.KeepsContent(0),
+            F.KeepsContent(1),
+            F.KeepsContent(2),
+        ]
+        for f in rules:
+            name = f.name + (f"(max_added={f.max_added})" if isinstance(f, F.KeepsContent) else "")
+            verdicts[name] = [r is None for r in f.reasons(cands)]
+        pairs = [(c.source, c.text) for c in cands]
+        scorers = [("sim", load_scorer("sim", lang=lang))]
+        if lang == "en":
+            scorers.append(("embedding", load_scorer("embedding", lang=lang)))
+        for name, scorer in scorers:
+            scores = scorer.score(pairs)
+            for use in ("testset", "augment"):
+                t = default_threshold(name, use, lang)
+                verdicts[f"{name}>={t} ({use})"] = [s >= t for s in scores]
+        fluency = FluencyScorer(bundled_fluency_path(lang), lang=lang)
+        slor = fluency.score(pairs)
+        t = default_threshold("fluency", "testset", lang)
+        verdicts[f"fluency>={t} (testset)"] = [s >= t for s in slor]
+        chains = {
+            "rules": [n for n in verdicts if not any(x in n for x in ("keeps_content", ">="))],
+        }
+        chains["rules+keeps_content(1)"] = chains["rules"] + ["keeps_content(max_added=1)"]
+        sim_t = [n for n in verdicts if n.startswith("sim>=") and "testset" in n][0]
+        chains["rules+keeps_content(1)+sim"] = chains["rules+keeps_content(1)"] + [sim_t]
+        chains["rules+sim"] = chains["rules"] + [sim_t]
+        if lang == "en":
+            emb_t = [n for n in verdicts if n.startswith("embedding>=") and "testset" in n][0]
+            chains["rules+keeps_content(1)+embedding"] = chains["rules+keeps_content(1)"] + [emb_t]
+            chains["rules+embedding"] = chains["rules"] + [emb_t]
+        flu = [n for n in verdicts if n.startswith("fluency")][0]
+        for name in list(chains):
+            if "keeps_content" in name and "+" in name[-10:] or name.endswith(("sim", "embedding")):
+                chains[name + "+fluency"] = chains[name] + [flu]
+        for name, parts in chains.items():
+            verdicts["chain: " + name] = [all(verdicts[p][k] for p in parts) for k in range(len(items))]
+        rows = {}
+        for name, passes in verdicts.items():
+            kept = [g for g, p in zip(good, passes, strict=True) if p]
+            dropped = [g for g, p in zip(good, passes, strict=True) if not p]
+            rows[name] = {
+                "passes": len(kept),
+                "precision": round(sum(kept) / len(kept), 3) if kept else None,
+                "recall_of_good": round(sum(kept) / max(1, sum(good)), 3),
+                "good_among_dropped": round(sum(dropped) / len(dropped), 3) if dropped else None,
+            }
+        result[lang] = {"items": len(items), "good": sum(good), "base_rate": round(sum(good) / len(items), 3),
+                        "filters": rows, "chains": chains}  # fmt: skip
+        print(lang, json.dumps({k: v for k, v in rows.items()}, indent=0), file=sys.stderr)
+    Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
