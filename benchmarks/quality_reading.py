@@ -30,7 +30,8 @@ from pathlib import Path
 
 from paraguide.data.io import read_jsonl
 from paraguide.data.squad import SquadReader
-from paraguide.text.edits import edit_rate, one_word_added_or_removed
+from paraguide.text.edits import edit_rate, function_words_only, one_word_added_or_removed, question_word_only
+from paraguide.text.tokenize import tokenize
 
 ATTRIBUTION = {
     "en": "Questions from SQuAD v1.1 dev (Rajpurkar et al. 2016), CC BY-SA 4.0; paraphrases machine-written "
@@ -143,7 +144,18 @@ def score(args) -> None:
         fluent, same, _ = judged[n]
         for s in item["systems"]:
             row = systems.setdefault(
-                s["system"], {"items": 0, "fluent": 0, "same": 0, "both": 0, "rates": [], "one_word": 0}
+                s["system"],
+                {
+                    "items": 0,
+                    "fluent": 0,
+                    "same": 0,
+                    "both": 0,
+                    "rates": [],
+                    "one_word": 0,
+                    "qword": 0,
+                    "two": 0,
+                    "func": 0,
+                },
             )
             row["items"] += 1
             origin = row.setdefault("by_origin", {}).setdefault(s.get("origin", "paraphraser"), [0, 0])
@@ -154,6 +166,10 @@ def score(args) -> None:
             row["both"] += fluent and same
             row["rates"].append(edit_rate(item["original"], item["paraphrase"], lang))
             row["one_word"] += one_word_added_or_removed(item["original"], item["paraphrase"], lang)
+            row["qword"] += question_word_only(item["original"], item["paraphrase"], lang)
+            row["func"] += function_words_only(item["original"], item["paraphrase"], lang)
+            words = len(tokenize(item["original"], lang))
+            row["two"] += round(row["rates"][-1] * words) >= 2  # token edits, as edit_rate counts them
     out = {
         "method": __doc__.split("    python")[0].strip(),
         "key": args.key,
@@ -176,6 +192,9 @@ def score(args) -> None:
             "both": round(row["both"] / k, 3),
             "median_token_edit_rate": round(statistics.median(row["rates"]), 3),
             "one_word_inserted_or_deleted": round(row["one_word"] / k, 3),
+            "question_word_only": round(row["qword"] / k, 3),
+            "function_words_only": round(row["func"] / k, 3),
+            "two_or_more_words_changed": round(row["two"] / k, 3),
             "both_by_origin": {
                 o: {"items": n, "both": round(b / n, 3)}
                 for o, (n, b) in sorted(row.get("by_origin", {}).items())

@@ -99,7 +99,7 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
         q2: [("which", "What", (0, 1))],
     }
     outputs = {
-        (q1, None): "In which year was the music hall designed?",  # free rewrite: the deepest change
+        (q1, None): "The music hall was designed in what year?",  # free rewrite: the deepest change
         (q1, "which"): "Which year was the music hall designed?",
         (q1, "planned"): "What year was the music hall planned?",
         (q2, "which"): "Which year did the war end?",
@@ -111,7 +111,7 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
                                    select="depth")  # fmt: skip
     got = _json(generate([Item("a", q1), Item("b", q2)]))
     assert [(q, s) for q, s in paraphraser.calls[0]] == [(q1, "which"), (q1, "planned"), (q1, None), (q2, "which"), (q2, None)]  # fmt: skip
-    assert (got[0]["paraphrase"], got[0]["suggestion"]) == ("In which year was the music hall designed?", "")
+    assert (got[0]["paraphrase"], got[0]["suggestion"]) == ("The music hall was designed in what year?", "")
     # q2: the free rewrite asks "when", not "what"; only the question-word swap is left, and it is taken
     assert got[1]["paraphrase"] == "Which year did the war end?"
     assert got[1]["candidate_drops"] == {"keeps_question_type": 1}
@@ -121,7 +121,7 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
 
 def test_rewrite_filters_and_question_word_swaps():
     from paraguide.score.filters import Candidate, question_type
-    from paraguide.text.edits import question_word_only
+    from paraguide.text.edits import function_words_only, question_word_only
 
     def reasons(f, source, text, lang="en", suggestion="", matched=""):
         return f.reasons([Candidate(source, text, suggestion, None, lang, matched=matched)])[0]
@@ -155,6 +155,12 @@ def test_rewrite_filters_and_question_word_swaps():
     assert question_word_only("手机号怎么注销", "手机号如何注销", "zh")
     assert not question_word_only("What year did it end?", "In which year did it end?")
     assert not question_word_only("What year did it end?", "What year did it end?")
+    assert function_words_only("上海补充公积金比例", "上海补充公积金的比例", "zh")
+    assert function_words_only(
+        "What do workers carry back to the hive?", "What do workers carry back to hive?"
+    )
+    assert not function_words_only("Who built the tower?", "Who constructed the tower?")
+    assert not function_words_only("Who built the tower?", "Who built the tower?")
 
 
 def test_a_unions_first_source_is_preferred_among_accepted_candidates(tagger):

@@ -66,7 +66,8 @@ class QuestionParaphraser:
         "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
         rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
         then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
-        rate; a question-word-only swap only when nothing else passed)."""
+        rate; a question-word-only swap or a change of function words alone only when nothing else
+        passed)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -360,11 +361,16 @@ class QuestionParaphraser:
         return best.dropped_by, best.reason
 
 
-def _depth(c: Candidate) -> tuple[bool, float]:
-    """How much a candidate changes its question: (not a question-word-only swap, token edit rate)."""
-    from paraguide.text.edits import edit_rate, question_word_only
+def _depth(c: Candidate) -> tuple[bool, bool, float]:
+    """How much a candidate changes its question: (not a question-word-only swap, not a change of function
+    words alone, token edit rate) -- a particle added (的, 啊) or an article dropped rephrases nothing."""
+    from paraguide.text.edits import edit_rate, function_words_only, question_word_only
 
-    return not question_word_only(c.source, c.text, c.lang), edit_rate(c.source, c.text, c.lang)
+    return (
+        not question_word_only(c.source, c.text, c.lang),
+        not function_words_only(c.source, c.text, c.lang),
+        edit_rate(c.source, c.text, c.lang),
+    )
 
 
 def _tier(c: Candidate) -> int:

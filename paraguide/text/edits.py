@@ -71,3 +71,17 @@ def question_word_only(original: str, rewrite: str, lang: str = "en") -> bool:
     rest_a = [t for t in a if t not in words]
     rest_b = [t for t in b if t not in words]
     return rest_a == rest_b
+
+
+def function_words_only(original: str, rewrite: str, lang: str = "en") -> bool:
+    """Does the rewrite keep the original's content words, in the same order, and change only function words
+    and punctuation ("上海补充公积金比例" -> "上海补充公积金的比例", "... to the hive?" -> "... to hive?")? Such an
+    edit is not a rephrasing; an identical rewrite is not one either."""
+    from paraguide.text.stopwords import is_word, load_stopwords
+
+    stop = load_stopwords(lang)
+    a = [t.lower() for t in tokenize(original, lang) if is_word(t)]
+    b = [t.lower() for t in tokenize(rewrite, lang) if is_word(t)]
+    if a == b:
+        return False
+    return [t for t in a if t not in stop] == [t for t in b if t not in stop]
