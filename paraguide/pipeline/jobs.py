@@ -199,7 +199,8 @@ class ParaphraseJob:
     input: str | None = option("file of questions (txt, tsv or jsonl)")
     output: str | None = option("JSONL to write (default: standard output)")
     model: str | None = option(
-        "model folder written by paraguide train (default: the bundled model for --lang)"
+        "model folder written by paraguide train, or a bundled one by name: en, zh, gemma-en, gemma-zh "
+        "(default: the bundled model for --lang)"
     )
     lang: str = option("bundled model to use without --model", "en", choices=("en", "zh"), shown=False)
     num_beams: int = option("beam size", 4)
@@ -252,8 +253,9 @@ class ParaphraseJob:
             num_return_sequences=self.num_return,
             batch_size=self.batch_size,
             max_new_tokens=self.max_new_tokens,
-            no_repeat_ngram_size=self.no_repeat_ngram_size,
             prefer_suggestion=not self.by_score,
+            # the small models' generate() takes it; the pretrained paraphraser's own search does not
+            **({"no_repeat_ngram_size": self.no_repeat_ngram_size} if self.no_repeat_ngram_size else {}),
         )
 
 
