@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
-# The pretrained paraphraser (Gemma 3 270M + LoRA + copy head), one multilingual adapter:
-#   1. cased `paraguide prepare` of Quora (TextRank), KQA Pro (alignment) and LCQMC + BQ (TextRank),
-#      a quarter of the examples with the empty suggestion (free rewrites);
+# The pretrained paraphraser (Gemma 3 270M + LoRA + copy head), one adapter per language:
+#   1. cased `paraguide prepare` of Quora (TextRank), KQA Pro (alignment; both directions for the first
+#      stage's corpus, template -> natural only since) and LCQMC + BQ (TextRank), a quarter of the examples
+#      with the empty suggestion (free rewrites);
 #   2. data_prep/causal_corpus.py keeps the pairs that keep the question (numbers and names agree, length
-#      within 1.6x, bundled sim scorer >= its augmentation threshold) and mixes them;
-#   3. paraguide train --backbone gemma-3-270m (checkpoints every 25 steps; run it again with --resume to go on).
-#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder STEPS=N to override)
+#      within 1.6x, bundled sim scorer >= its augmentation threshold, not the same words again) and mixes
+#      them: v2 (stage 1: en + zh), v3en (stage 2: KQA Pro one way), v4en (v3en's pairs that also keep
+#      every content word, at most one added: the CPU fine-tune below);
+#   3. the bundled adapters were trained on a lent GPU from v2 and v3en (data_prep/gpu/: pack.py, train.py,
+#      finish.py; docs/paraphraser.md); on a CPU this goes on from the bundled English adapter on v4en
+#      (checkpoints every 50 steps; run it again and it resumes).
+#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N to override)
 set -euo pipefail
 SHARED=${SHARED:-../shared/data}
 OUT=${OUT:-runs/gemma_corpus}
-MODEL=${MODEL:-runs/gemma-mixed}
-STEPS=${STEPS:-3000}
+MODEL=${MODEL:-runs/gemma-en-v4}
+MINUTES=${MINUTES:-60}
 export NLTK_DATA=${NLTK_DATA:-$SHARED/nltk_data} HF_HUB_OFFLINE=1
 prep() { [ -s "$2/train.jsonl" ] || paraguide prepare --pairs "$1" --out "$2/train.jsonl" --no-lowercase --empty-share 0.25 --workers 1 --quiet "${@:3}"; }
+KQA=("$SHARED/kqapro_question_paraphrases/dev.tsv.gz" --lang en --suggestions alignment --format tsv-unlabelled
+     --pairs "$SHARED/kqapro_question_paraphrases/test.tsv.gz")
 prep "$SHARED/quora_paraphrase_pairs/quora_pos_union_dedup.tsv.gz" "$OUT/quora" --lang en
-prep "$SHARED/kqapro_question_paraphrases/dev.tsv.gz" "$OUT/kqapro1" --lang en --suggestions alignment --one-direction \
-    --format tsv-unlabelled --pairs "$SHARED/kqapro_question_paraphrases/test.tsv.gz"
+prep "${KQA[0]}" "$OUT/kqapro" "${KQA[@]:1}"
+prep "${KQA[0]}" "$OUT/kqapro1" "${KQA[@]:1}" --one-direction
 prep "$SHARED/lcqmc/train.tsv.gz" "$OUT/zh" --lang zh --pairs "$SHARED/bq_corpus/train.tsv.gz"
-[ -s "$OUT/mixed/train.jsonl" ] || python data_prep/causal_corpus.py --en "$OUT/quora/train.jsonl:30000" \
-    --en "$OUT/kqapro/train.jsonl:10000" --zh "$OUT/zh/train.jsonl:60000" --out "$OUT/mixed/train.jsonl"
+corpus() { [ -s "$1/train.jsonl" ] || python data_prep/causal_corpus.py --out "$1/train.jsonl" "${@:2}"; }
+corpus "$OUT/v2" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro/train.jsonl" --zh "$OUT/zh/train.jsonl"
+corpus "$OUT/v3en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl"
+corpus "$OUT/v4en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1
 RESUME=()
 [ -f "$MODEL/run.json" ] && RESUME=(--resume)
-paraguide train --backbone gemma-3-270m --train-file "$OUT/mixed/train.jsonl" --output-dir "$MODEL" \
-    --max-steps "$STEPS" --save-every 25 --eval-every 100 --eval-examples 160 "${RESUME[@]}"
+paraguide train-causal --train-file "$OUT/v4en/train.jsonl" --output-dir "$MODEL" --init-from paraguide/models/gemma-en \
+    --lr 1e-4 --warmup-steps 20 --max-steps 100000 --max-minutes "$MINUTES" --save-every 50 --eval-every 150 \
+    --eval-examples 96 "${RESUME[@]}"

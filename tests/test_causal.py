@@ -707,3 +707,30 @@ def test_cli_train_without_a_causal_backbone_is_the_encoder_decoder_training(mon
     assert cli.main(["train", *files, "--backbone", str(t5)]) == 0
     assert cli.main(["train", *files, "--backbone", "gemma-3-270m"]) == 0
     assert ran == [("seq2seq", None), ("seq2seq", str(t5)), ("causal", "gemma-3-270m")]
+
+
+def test_fluency_on_a_pretrained_lm_is_slor_with_its_unigram_table(tiny_base, tmp_path):
+    """paraguide.score.fluency.PretrainedLM: SLOR = (log P_LM - log P_unigram) / tokens, BOS excluded and
+    EOS included, over a folder that holds only the unigram table and the base's name."""
+    import numpy as np
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from paraguide.score.fluency import FluencyScorer, PretrainedLM
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_base)
+    counts = np.arange(len(tokenizer), dtype=np.float64)
+    PretrainedLM.save_unigram(tmp_path / "lm", counts, str(tiny_base), "en", "a test")
+    scorer = FluencyScorer(tmp_path / "lm")
+    assert isinstance(scorer.lm, PretrainedLM)
+    text = "who built the tower ?"
+    ids = [tokenizer.bos_token_id, *tokenizer.encode(text, add_special_tokens=False), tokenizer.eos_token_id]
+    lm = AutoModelForCausalLM.from_pretrained(tiny_base).eval()
+    with torch.no_grad():
+        logp = torch.log_softmax(lm(input_ids=torch.tensor([ids])).logits[0, :-1].float(), -1)
+    lm_sum = float(sum(logp[i, t] for i, t in enumerate(ids[1:])))
+    uni = np.log((counts + 1) / (counts.sum() + len(counts)))
+    expected = (lm_sum - float(sum(uni[t] for t in ids[1:]))) / (len(ids) - 1)
+    other = "how big is the river ?"
+    got = scorer.fluency([text, other, text])
+    assert got[0] == pytest.approx(expected, abs=1e-4) and got[2] == got[0]
+    assert scorer.score([(other, text)]) == pytest.approx([got[0] - got[1]], abs=1e-6)

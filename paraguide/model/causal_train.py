@@ -49,7 +49,9 @@ class CausalTrainConfig:
     lora_alpha: int = option("LoRA scaling alpha", 32)
     lora_dropout: float = option("dropout on the LoRA path", 0.05)
     init_from: str | None = option(
-        "start from this adapter folder's LoRA and copy head (fine-tuning; its base must be --backbone)", None
+        "start from this adapter's LoRA and copy head: a folder, or gemma-en / gemma-zh (fine-tuning; its "
+        "base must be --backbone)",
+        None,
     )
     use_copy: bool = option("the copy head (off: the plain LM, for comparison)", True)
     max_prompt_tokens: int = option("longest prompt in tokens", 96)
@@ -277,7 +279,9 @@ def _init_from(model, folder: str) -> None:
 
     from paraguide.errors import DataError
     from paraguide.model.causal import ADAPTER_FILE, CausalConfig
+    from paraguide.model.paraphraser import bundled_or_path
 
+    folder = bundled_or_path(folder)  # a bundled adapter by name: gemma-en, gemma-zh
     theirs = CausalConfig.load(folder)
     ours = model.config
     for name in ("base", "lora_r", "lora_alpha", "lora_targets", "use_copy"):

@@ -130,6 +130,97 @@ class QuestionLM:
         return [lm / n for lm, _, n in self.log_probs(texts)]
 
 
+class PretrainedLM:
+    """SLOR under a pretrained causal LM (Gemma 3 270M, the pretrained paraphraser's base), with a unigram
+    table of its tokens counted on questions of one language. The folder holds only ``config.json`` (the
+    base's name, the language) and ``unigram.safetensors``; the base comes from its package, as the
+    paraphraser's does (:func:`paraguide.model.pretrained.resolve_base`)."""
+
+    kind = "pretrained-lm"
+
+    def __init__(self, model, tokenizer, unigram, config: dict):
+        self.model, self.tokenizer, self.unigram, self.config = model.eval(), tokenizer, unigram, config
+
+    @classmethod
+    def from_pretrained(cls, path: str | os.PathLike) -> PretrainedLM:
+        import torch
+        from safetensors.torch import load_file
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        from paraguide.model.pretrained import resolve_base
+
+        path = Path(path)
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+        base = resolve_base(config["base"])
+        model = AutoModelForCausalLM.from_pretrained(
+            base, dtype=torch.float32, local_files_only=True, trust_remote_code=False, use_safetensors=True
+        )
+        tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True, trust_remote_code=False)
+        unigram = load_file(path / "unigram.safetensors")["unigram.logp"].float()
+        return cls(model, tokenizer, unigram, config)
+
+    @staticmethod
+    def save_unigram(path: str | os.PathLike, counts: np.ndarray, base: str, lang: str, source: str) -> None:
+        """Write a folder from token counts (add-one smoothed log-probabilities)."""
+        import torch
+        from safetensors.torch import save_file
+
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        logp = np.log((counts + 1.0) / (counts.sum() + len(counts)))
+        save_file({"unigram.logp": torch.from_numpy(logp.astype(np.float32))}, path / "unigram.safetensors")
+        config = {"type": PretrainedLM.kind, "base": base, "lang": lang, "max_tokens": 64,
+                  "unigram_counted_on": source, "unigram_tokens": int(counts.sum())}  # fmt: skip
+        (path / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+
+    def ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """BOS, the text's tokens, EOS (the LM judges where a question ends, too)."""
+        tok, cap = self.tokenizer, self.config.get("max_tokens", 64)
+        return [[tok.bos_token_id, *ids[: cap - 2], tok.eos_token_id]
+                for ids in tok([t.strip() for t in texts], add_special_tokens=False)["input_ids"]]  # fmt: skip
+
+    def log_probs(self, texts: Sequence[str], batch_size: int = 16) -> list[tuple[float, float, int]]:
+        """Per text: (log P_LM, log P_unigram, tokens) of every token after BOS (EOS included)."""
+        import torch
+
+        ids = self.ids(texts)
+        out: list[tuple[float, float, int]] = [(0.0, 0.0, 0)] * len(ids)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        pad = self.tokenizer.pad_token_id or 0
+        with torch.no_grad():
+            for s in range(0, len(order), batch_size):
+                idx = order[s : s + batch_size]
+                rows = [ids[i] for i in idx]
+                width = max(map(len, rows))
+                x = torch.full((len(rows), width), pad)
+                mask = torch.zeros((len(rows), width), dtype=torch.long)
+                for r, row in enumerate(rows):
+                    x[r, : len(row)], mask[r, : len(row)] = torch.tensor(row), 1
+                logits = self.model(input_ids=x, attention_mask=mask).logits[:, :-1].float()
+                target = x[:, 1:]
+                lp = torch.log_softmax(logits, -1).gather(-1, target.unsqueeze(-1)).squeeze(-1)
+                valid = mask[:, 1:].bool()
+                lm = (lp * valid).sum(-1)
+                uni = (self.unigram[target] * valid).sum(-1)
+                for r, i in enumerate(idx):
+                    out[i] = (float(lm[r]), float(uni[r]), len(ids[i]) - 1)
+        return out
+
+    slor = QuestionLM.slor
+    mean_log_prob = QuestionLM.mean_log_prob
+
+
+def load_lm(path: str | os.PathLike) -> QuestionLM | PretrainedLM:
+    """The LM of a fluency folder: a bundled question LM, or a pretrained LM's unigram folder."""
+    try:
+        kind = json.loads(Path(path, "config.json").read_text(encoding="utf-8")).get("type")
+    except (OSError, ValueError):
+        kind = None
+    return (
+        PretrainedLM.from_pretrained(path) if kind == PretrainedLM.kind else QuestionLM.from_pretrained(path)
+    )
+
+
 def _build(config: FluencyConfig, vocab_size: int):
     from transformers import GPT2Config, GPT2LMHeadModel
 
@@ -162,7 +253,7 @@ class FluencyScorer:
         if measure not in ("slor", "logprob"):
             raise ValueError(f"unknown fluency measure {measure!r}; choose slor or logprob")
         self.files = (Path(path or bundled_fluency_path(lang)),)
-        self.lm = QuestionLM.from_pretrained(self.files[0])
+        self.lm = load_lm(self.files[0])
         self.measure = measure
 
     def fluency(self, texts: Sequence[str]) -> list[float]:
