@@ -25,6 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_fluency import calibrate, corpus  # noqa: E402  (data_prep/, beside this script)
 
 
+def choose_measure(out: Path, report: dict) -> None:
+    """The folder's measure: whichever of SLOR and mean log-probability ranks real above corrupted better
+    (FluencyScorer uses it, with its calibrated thresholds)."""
+    best = max(report["measures"], key=lambda m: report["measures"][m]["roc_auc"])
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    config["measure"] = best
+    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("lang", choices=("en", "zh"))

@@ -43,10 +43,15 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     fluency, fluency_threshold = "off", None
     if config.fluency != "off":
         fluency = bundled_fluency_path(config.lang) if config.fluency == "bundled" else config.fluency
+        fluency_scorer = FluencyScorer(fluency, lang=config.lang)
         fluency_threshold = config.fluency_threshold
+        if (
+            fluency_threshold is None and config.fluency != "bundled"
+        ):  # an LM folder calibrated on its own scale
+            fluency_threshold = fluency_scorer.threshold(config.use)
         if fluency_threshold is None:
             fluency_threshold = default_threshold("fluency", config.use, config.lang)
-        filters.append(F.FluencyFilter(FluencyScorer(fluency, lang=config.lang), fluency_threshold))
+        filters.append(F.FluencyFilter(fluency_scorer, fluency_threshold))
     filters.append(F.SimilarityFilter(scorer, threshold))
     ranker, rank_threshold = None, None
     if config.rank != "off":

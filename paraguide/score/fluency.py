@@ -249,12 +249,23 @@ class FluencyScorer:
 
     name = "fluency"
 
-    def __init__(self, path: str | os.PathLike | None = None, lang: str = "en", measure: str = "slor"):
-        if measure not in ("slor", "logprob"):
+    def __init__(self, path: str | os.PathLike | None = None, lang: str = "en", measure: str | None = None):
+        if measure not in (None, "slor", "logprob"):
             raise ValueError(f"unknown fluency measure {measure!r}; choose slor or logprob")
         self.files = (Path(path or bundled_fluency_path(lang)),)
         self.lm = load_lm(self.files[0])
-        self.measure = measure
+        # The folder's own choice where it made one (a pretrained LM's mean log-probability ranks better than
+        # its SLOR: data_prep/gemma_fluency.py), else SLOR.
+        preferred = self.lm.config.get("measure") if isinstance(self.lm, PretrainedLM) else None
+        self.measure = measure or preferred or "slor"
+
+    def threshold(self, use: str = "testset") -> float | None:
+        """The folder's calibrated threshold for a use (``calibration.json`` beside the LM), or None."""
+        try:
+            report = json.loads((self.files[0] / "calibration.json").read_text(encoding="utf-8"))
+            return float(report["measures"][self.measure][use]["threshold"])
+        except (OSError, ValueError, KeyError):
+            return None
 
     def fluency(self, texts: Sequence[str]) -> list[float]:
         """The absolute score of each text (SLOR or mean log-probability per token)."""
