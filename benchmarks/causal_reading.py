@@ -60,13 +60,15 @@ def make_sheet(args) -> None:
         export_checkpoint(adapter, tmp)
         adapter = tmp
     models = {"en": Paraphraser.from_pretrained(adapter)}
-    models["zh"] = Paraphraser.from_pretrained(args.adapter_zh) if args.adapter_zh else models["en"]
+    if args.adapter_zh and "zh" in args.langs:
+        models["zh"] = Paraphraser.from_pretrained(args.adapter_zh)
+    models.setdefault("zh", models["en"])
     rng = random.Random(args.seed)
     lines = ["# Reading sheet", "", "For each original question, judge every rewrite below it:",
              "fluent (y/n), same question with the same answer (y/n), natural rephrasing rather than a one-word "
              "swap (y/n). Write one TSV line per rewrite: item, fluent, same, rephrased, note.", ""]  # fmt: skip
     key, item = {}, 0
-    for lang in ("en", "zh"):
+    for lang in args.langs.split(","):
         model = models[lang]
         pool = questions(lang, None, args.seed)
         source = load_source(SOURCES[lang], lang=lang)
@@ -138,6 +140,7 @@ def main(argv=None) -> int:
     s = sub.add_parser("sheet")
     s.add_argument("--adapter", required=True, help="adapter folder or checkpoint (English, or both)")
     s.add_argument("--adapter-zh", help="the Chinese adapter, where it is another one")
+    s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
     s.add_argument("--beams", type=int, default=4)
     s.add_argument("--seed", type=int, default=13)
