@@ -49,6 +49,7 @@ def build_base(pack: Path, more: list[Path], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     save_file(state, folder / "model.safetensors")
     (folder / "config.json").write_text(json.dumps(meta["config"], indent=2))
+    (folder / "kept_ids.json").write_text(json.dumps(meta["kept_ids"]))  # which pack it is
 
 
 def load_corpus(pack: Path):
@@ -74,7 +75,7 @@ def worker(args) -> None:
     from transformers import get_constant_schedule_with_warmup
 
     from paraguide.model.causal import CausalConfig, build
-    from paraguide.model.causal_train import collate, heldout_loss, output_vocabulary
+    from paraguide.model.causal_train import collate, heldout_loss, output_vocabulary, train_step
     from paraguide.model.train import epoch_batches
 
     name = args.worker
@@ -142,14 +143,7 @@ def worker(args) -> None:
     while not stop:
         for batch_ids in epoch_batches(lengths, args.batch_size, args.seed, epoch):
             batch = collate([train[j] for j in batch_ids], Pad.pad_token_id)
-            batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
-            with autocast:
-                loss = model.loss(batch)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            loss = train_step(model, batch, optimizer, scheduler, trainable, autocast)
             step += 1
             seen += len(batch_ids)
             loss_sum += loss.item()
@@ -213,7 +207,9 @@ def main(argv=None) -> int:
     ap.add_argument("--eval-every", type=int, default=200)
     ap.add_argument("--eval-examples", type=int, default=300, help="held-out examples per language")
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--base", default="/tmp/paraguide-gpu-base")
+    ap.add_argument(
+        "--base", default="/tmp/paraguide-gpu-base", help="where the de-quantized base is written"
+    )
     ap.add_argument("--tmp", default="/tmp/paraguide-gpu-runs")
     ap.add_argument("--init-from", help="folder holding <run>.safetensors adapters to start from")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -230,6 +226,13 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     if not Path(args.base, "model.safetensors").exists():
         build_base(Path(args.pack), [Path(m) for m in args.more], Path(args.base))
+    elif (
+        json.loads(Path(args.base, "kept_ids.json").read_text())
+        != json.loads((Path(args.pack) / "base.json").read_text())["kept_ids"]
+    ):
+        raise SystemExit(
+            f"{args.base} holds another pack's base (its vocabulary differs): give another --base"
+        )
     print(f"base ready in {time.perf_counter() - t0:.0f} s", flush=True)
     procs, logs = {}, {}
     for name in args.runs.split(","):

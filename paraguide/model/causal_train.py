@@ -204,14 +204,7 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
         batches = epoch_batches(lengths, config.batch_size, config.seed, epoch)
         for i in range(done_in_epoch, len(batches)):
             batch = collate([train_data[j] for j in batches[i]], tokenizer.pad_token_id)
-            batch = {k: v.to(device) for k, v in batch.items()}
-            with autocast:
-                loss = model.loss(batch)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            loss = train_step(model, batch, optimizer, scheduler, trainable, autocast)
             step += 1
             done_in_epoch = i + 1
             bar.update(1)
@@ -291,6 +284,20 @@ def _init_from(model, folder: str) -> None:
     state = load_file(Path(folder, ADAPTER_FILE))
     state.pop("vocab_ids", None)
     model.load_trainable({k: v.float() for k, v in state.items()}, str(Path(folder, ADAPTER_FILE)))
+
+
+def train_step(model, batch: dict, optimizer, scheduler, trainable, autocast) -> torch.Tensor:
+    """One optimizer step on a collated batch (moved to the model's device): the loss, clipped gradients
+    (norm 1), AdamW, the schedule. Returns the loss."""
+    batch = {k: v.to(model.vocab_ids.device) for k, v in batch.items()}
+    with autocast:
+        loss = model.loss(batch)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+    return loss
 
 
 @torch.no_grad()

@@ -109,12 +109,7 @@ class QuestionLM:
             for s in range(0, len(order), batch_size):
                 idx = order[s : s + batch_size]
                 x, mask = _pad([ids[i] for i in idx], eos)
-                logits = self.model(input_ids=x, attention_mask=mask).logits[:, :-1].float()
-                target = x[:, 1:]
-                lp = torch.log_softmax(logits, -1).gather(-1, target.unsqueeze(-1)).squeeze(-1)
-                valid = mask[:, 1:].bool()
-                lm = (lp * valid).sum(-1)
-                uni = (self.unigram[target] * valid).sum(-1)
+                lm, uni = _scored(self.model, self.unigram, x, mask)
                 for row, i in enumerate(idx):
                     out[i] = (float(lm[row]), float(uni[row]), len(ids[i]))
         return out
@@ -194,14 +189,9 @@ class PretrainedLM:
                 width = max(map(len, rows))
                 x = torch.full((len(rows), width), pad)
                 mask = torch.zeros((len(rows), width), dtype=torch.long)
-                for r, row in enumerate(rows):
+                for r, row in enumerate(rows):  # BOS first already: right-padded, no start symbol added
                     x[r, : len(row)], mask[r, : len(row)] = torch.tensor(row), 1
-                logits = self.model(input_ids=x, attention_mask=mask).logits[:, :-1].float()
-                target = x[:, 1:]
-                lp = torch.log_softmax(logits, -1).gather(-1, target.unsqueeze(-1)).squeeze(-1)
-                valid = mask[:, 1:].bool()
-                lm = (lp * valid).sum(-1)
-                uni = (self.unigram[target] * valid).sum(-1)
+                lm, uni = _scored(self.model, self.unigram, x, mask)
                 for r, i in enumerate(idx):
                     out[i] = (float(lm[r]), float(uni[r]), len(ids[i]) - 1)
         return out
@@ -385,6 +375,17 @@ def train_fluency_lm(
 def _length_batches(ids: list[list[int]], size: int) -> list[list[int]]:
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
     return [order[s : s + size] for s in range(0, len(order), size)]
+
+
+def _scored(model, unigram, x, mask):
+    """(log P_LM, log P_unigram) of each row's tokens after its first, the padding (mask 0) left out."""
+    import torch
+
+    logits = model(input_ids=x, attention_mask=mask).logits[:, :-1].float()
+    target = x[:, 1:]
+    lp = torch.log_softmax(logits, -1).gather(-1, target.unsqueeze(-1)).squeeze(-1)
+    valid = mask[:, 1:].bool()
+    return (lp * valid).sum(-1), (unigram[target] * valid).sum(-1)
 
 
 def _pad(rows: list[list[int]], eos: int):
