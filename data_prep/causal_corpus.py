@@ -30,6 +30,7 @@ from pathlib import Path
 
 from paraguide.data.io import read_jsonl
 from paraguide.score import default_threshold, load_scorer
+from paraguide.score.filters import Candidate, KeepsContent
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 WORD_CHARS = re.compile(r"[\W_]+")
@@ -59,8 +60,6 @@ def keeps_question(r: dict, lang: str, keeps_content: int | None = None) -> str 
     if same_words(a, b):
         return "same words"
     if keeps_content is not None:
-        from paraguide.score.filters import Candidate, KeepsContent
-
         c = Candidate(a, b, r.get("suggestion") or "", None, lang, matched=r.get("matched") or "")
         why = KeepsContent(keeps_content).reasons([c])[0]
         if why:

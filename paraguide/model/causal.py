@@ -198,15 +198,16 @@ class CausalCopyModel(nn.Module):
         gate = self.p_gen(torch.cat([h_query, context], -1)).float()
         return attn, gate
 
-    def loss(self, batch: dict, per_example: bool = False) -> torch.Tensor:
+    def loss(self, batch: dict, per_example: bool = False, rows: torch.Tensor | None = None) -> torch.Tensor:
         """Mean negative log-likelihood of the target tokens. ``batch``: ``input_ids`` (B, T) = prompt +
         target, right-padded; ``attention_mask``; ``labels`` (B, T): the next token at each position that
         predicts a target token, else -100; ``copy_mask`` (B, T): copyable prompt positions.
-        ``per_example``: (B,) each row's mean over its own target tokens instead."""
+        ``per_example``: (B,) each row's mean over its own target tokens instead. ``rows``: the output
+        layer's rows (default: the training vocabulary; :meth:`output_rows` to score any text)."""
         h, _ = self.hidden(batch["input_ids"], batch["attention_mask"])
         labels = batch["labels"]
         at = labels != -100  # (B, T): positions that predict a target token
-        rows = self.vocab_ids
+        rows = self.vocab_ids if rows is None else rows
         target = labels[at]  # (N,)
         target_col = torch.searchsorted(rows, target)
         if not torch.equal(rows[target_col.clamp_max(len(rows) - 1)], target):

@@ -282,13 +282,9 @@ class CausalParaphraser:
             batch = collate(examples, self.tokenizer.pad_token_id)
             batch = {k: v.to(self.device) for k, v in batch.items()}
             # The batch's own tokens may be outside the training vocabulary: score over both.
-            vocab = self.model.vocab_ids
-            self.model.vocab_ids = self.model.output_rows(batch["input_ids"])
-            try:
-                with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32):
-                    out += (-self.model.loss(batch, per_example=True)).float().tolist()
-            finally:
-                self.model.vocab_ids = vocab
+            rows = self.model.output_rows(batch["input_ids"])
+            with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32):
+                out += (-self.model.loss(batch, per_example=True, rows=rows)).float().tolist()
         return out
 
     @torch.no_grad()

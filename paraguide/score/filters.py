@@ -132,25 +132,7 @@ class Substitutes(Filter):
             if not c.suggestion or not c.matched:
                 out.append(None)
                 continue
-            stop = load_stopwords(c.lang)
-            words = _content_words(c.text, c.lang, stop)
-            source = _content_words(c.source, c.lang, stop)
-            matched = _content_words(c.matched, c.lang, stop)
-            suggestion = _content_words(c.suggestion, c.lang, stop)
-            if c.lang == "zh":
-                kept = [w for w in matched if w in c.text and w not in c.suggestion]
-                rest = [w for w in source if w not in c.matched and w not in c.suggestion]
-                lost = [w for w in rest if w not in c.text]
-                # jieba may join the suggestion to a neighbour ("啥时候" from 什么时候 -> 啥时候): a word comes
-                # from nowhere only if it has a character that neither the source nor the suggestion has.
-                added = [w for w in words if any(ch not in c.source and ch not in c.suggestion for ch in w)]
-            else:
-                have, offered = _lemma_set(words), _lemma_set(suggestion)
-                kept = [w for w in matched if lemmas(w) & have and not lemmas(w) & offered]
-                known = _lemma_set(source) | offered
-                skip = _lemma_set(matched) | offered
-                lost = [w for w in source if not lemmas(w) & (have | skip)]
-                added = [w for w in words if not lemmas(w) & known]
+            kept, lost, added = _content_change(c)
             if kept:
                 out.append(
                     f"kept {', '.join(map(repr, kept))} beside {c.suggestion!r} (inserted, not replaced)"
@@ -179,18 +161,7 @@ class KeepsContent(Filter):
     def reasons(self, candidates):
         out = []
         for c in candidates:
-            stop = load_stopwords(c.lang)
-            words = _content_words(c.text, c.lang, stop)
-            source = _content_words(c.source, c.lang, stop)
-            if c.lang == "zh":
-                lost = [w for w in source if w not in c.text and w not in (c.matched or "")]
-                added = [w for w in words if any(ch not in c.source and ch not in c.suggestion for ch in w)]
-            else:
-                have = _lemma_set(words)
-                offered = _lemma_set(_content_words(c.suggestion, c.lang, stop))
-                skip = _lemma_set(_content_words(c.matched or "", c.lang, stop)) | offered
-                lost = [w for w in source if not lemmas(w) & (have | skip)]
-                added = [w for w in words if not lemmas(w) & (_lemma_set(source) | offered)]
+            _, lost, added = _content_change(c)
             if lost:
                 out.append(f"lost {', '.join(map(repr, lost))}")
             elif len(added) > self.max_added:
@@ -241,6 +212,30 @@ class KeepsQuestionType(Filter):
             out.append(None if same else f"asks {'/'.join(sorted(after)) or 'nothing'}, not "
                        f"{'/'.join(sorted(before)) or 'nothing'}")  # fmt: skip
         return out
+
+
+def _content_change(c: Candidate) -> tuple[list[str], list[str], list[str]]:
+    """The content words of a candidate against its source: (the matched phrase's words it kept beside the
+    suggestion, the source's words it lost -- the matched phrase may go --, the words it added from
+    nowhere -- the suggestion's may come). English compared up to inflection, Chinese as substrings and
+    characters, since jieba cuts a changed sentence differently."""
+    stop = load_stopwords(c.lang)
+    words = _content_words(c.text, c.lang, stop)
+    source = _content_words(c.source, c.lang, stop)
+    matched = _content_words(c.matched, c.lang, stop)
+    if c.lang == "zh":
+        kept = [w for w in matched if w in c.text and w not in c.suggestion]
+        lost = [w for w in source if w not in c.text and w not in c.matched and w not in c.suggestion]
+        # jieba may join the suggestion to a neighbour ("啥时候" from 什么时候 -> 啥时候): a word comes from
+        # nowhere only if it has a character that neither the source nor the suggestion has.
+        added = [w for w in words if any(ch not in c.source and ch not in c.suggestion for ch in w)]
+        return kept, lost, added
+    have, offered = _lemma_set(words), _lemma_set(_content_words(c.suggestion, c.lang, stop))
+    kept = [w for w in matched if lemmas(w) & have and not lemmas(w) & offered]
+    skip = _lemma_set(matched) | offered
+    lost = [w for w in source if not lemmas(w) & (have | skip)]
+    added = [w for w in words if not lemmas(w) & (_lemma_set(source) | offered)]
+    return kept, lost, added
 
 
 def _content_words(text: str, lang: str, stop: frozenset[str]) -> list[str]:
