@@ -92,7 +92,7 @@ def _add_prepare(sub) -> None:
               paraguide prepare --pairs word_alignments.txt --suggestions alignment --min-tokens 7 \\
                   --one-direction --out data/wikianswers/train.jsonl
 
-            English TextRank uses NLTK's POS tagger (averaged_perceptron_tagger_eng; a copy is bundled);
+            English TextRank uses NLTK's POS tagger (averaged_perceptron_tagger_eng; `paraguide doctor`);
             without it every non-stop word is a candidate (a warning first; the report says which was used).
             """,
     )
@@ -678,14 +678,14 @@ def _add_doctor(sub) -> None:
         "list the resources the defaults use: where each was found, its version, how to get it",
         """\
             List every resource that paraguide's defaults read and that a machine may lack: NLTK's English
-            POS tagger (a copy is bundled), WordNet (Open English WordNet YAML, or NLTK's wordnet corpus),
+            POS tagger, WordNet (Open English WordNet YAML, or NLTK's wordnet corpus),
             the PPDB synonym pairs, the lexicons and corpora of the shared data, the all-MiniLM-L6-v2
             scorer, and optional models. For each: found or missing, where (the copy used), its version
             (a short SHA-256 of the file or folder, or the package's version), and the one command that
             gets it. Informational: the exit status is 0 whatever is missing.
 
             Where they are looked for: NLTK data in NLTK_DATA, ~/nltk_data and NLTK's other folders, then
-            the shared data's nltk_data, then the bundled copy; the shared data in $PARAGUIDE_SHARED_DATA
+            the shared data's nltk_data; the shared data in $PARAGUIDE_SHARED_DATA
             alone when it is set (a folder that does not exist hides it), else shared/data beside the
             checkout or the working folder. The commands warn at start, one line per missing resource
             they use, saying what changes without it.

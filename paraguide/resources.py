@@ -3,8 +3,7 @@ version, what changes without it and the one command that gets it. ``paraguide d
 (:func:`format_doctor`); the commands name the missing ones they use before they start (:func:`warn_missing`).
 
 Where each is looked for: NLTK data in NLTK's search path (``NLTK_DATA``, ``~/nltk_data`` ...), then the
-shared data's ``nltk_data``, then the copy bundled with paraguide (the English POS tagger only;
-:func:`paraguide.data.shared.nltk_data_path`); the lexicons and corpora in the shared data
+shared data's ``nltk_data`` (:func:`paraguide.data.shared.nltk_data_path`); the lexicons and corpora in the shared data
 (``$PARAGUIDE_SHARED_DATA``, else ``shared/data`` beside the checkout; :func:`paraguide.data.shared.find_shared`);
 models as installed Python packages.
 """
@@ -16,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from paraguide.data.shared import BUNDLED_NLTK_DATA, find_shared, nltk_data_path
+from paraguide.data.shared import find_shared, nltk_data_path
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ SHARED_HINT = "copy it from the project's shared data (its folder: PARAGUIDE_SHA
 RESOURCES: tuple[Resource, ...] = (
     Resource(
         "pos-tagger-en",
-        "NLTK's English POS tagger (averaged_perceptron_tagger_eng; a copy is bundled)",
+        "NLTK's English POS tagger (averaged_perceptron_tagger_eng)",
         "English build-testset / augment / suggest / perturb / prepare",
         "English suggestions are put in place unchecked and uninflected ('Who plan the hall?'); the "
         "interrogative and context sources and the English perturbations stop; TextRank takes every "
@@ -232,14 +231,12 @@ BY_NAME = {r.name: r for r in RESOURCES}
 
 
 def _where(found: Found) -> str:
-    """A found path as the user reads it: relative to the working folder when under it, ``(bundled)``
-    for paraguide's own copy."""
+    """A found path as the user reads it: relative to the working folder when under it."""
     path = found.where
     try:
-        shown = str(path.relative_to(Path.cwd()))
+        return str(path.relative_to(Path.cwd()))
     except ValueError:
-        shown = str(path)
-    return shown + (" (bundled)" if BUNDLED_NLTK_DATA in path.parents else "")
+        return str(path)
 
 
 def format_doctor() -> str:
@@ -261,7 +258,7 @@ def format_doctor() -> str:
     lines += [
         "",
         "NLTK data is looked up in NLTK_DATA, ~/nltk_data and NLTK's other folders, then the shared data's",
-        "nltk_data, then paraguide's bundled copy; the shared data in PARAGUIDE_SHARED_DATA, else ../shared/data.",
+        "nltk_data; the shared data in PARAGUIDE_SHARED_DATA, else ../shared/data.",
     ]
     return "\n".join(line.rstrip() for line in lines)
 

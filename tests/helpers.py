@@ -24,8 +24,8 @@ def shared(relative: str) -> Path:
 
 
 TAGGER_MISSING = (
-    "NLTK's English POS tagger (averaged_perceptron_tagger_eng) is not installed, not even paraguide's bundled "
-    "copy: python -m nltk.downloader averaged_perceptron_tagger_eng"
+    "NLTK's English POS tagger (averaged_perceptron_tagger_eng) is in no NLTK data folder nor the shared data: "
+    "python -m nltk.downloader averaged_perceptron_tagger_eng"
 )
 
 

@@ -15,7 +15,7 @@ from paraguide.score import load_scorer
 from paraguide.suggest import load_source
 
 
-def test_a_string_for_a_list_of_questions_is_a_type_error():
+def test_a_string_for_a_list_of_questions_is_a_type_error(tagger):
     with pytest.raises(
         TypeError, match=r"questions: expected a list of strings, got one string 'Who built it\?'"
     ):

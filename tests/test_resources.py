@@ -9,16 +9,25 @@ import pytest
 from helpers import ROOT
 
 from paraguide.cli import main
-from paraguide.data.shared import BUNDLED_NLTK_DATA, find_shared
+from paraguide.data.shared import find_shared
 
 
 @pytest.fixture
 def no_data(monkeypatch, tmp_path):
-    """An empty shared-data folder and no NLTK data folder but paraguide's own: a fresh machine."""
+    """An empty shared-data folder and no NLTK data folder: a fresh machine."""
     shared = tmp_path / "shared"
     shared.mkdir()
     monkeypatch.setenv("PARAGUIDE_SHARED_DATA", str(shared))
     monkeypatch.setattr(nltk.data, "path", [])
+    return shared
+
+
+@pytest.fixture
+def no_shared(monkeypatch, tmp_path, tagger):
+    """An empty shared-data folder, NLTK's English tagger where NLTK keeps it (the test skips without it)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    monkeypatch.setenv("PARAGUIDE_SHARED_DATA", str(shared))
     return shared
 
 
@@ -44,8 +53,8 @@ def test_doctor_lists_a_found_resource_a_missing_one_and_how_to_get_each(no_data
     assert rows["wordnet-oewn"][0] == "missing" and rows["cilin"][0] == "missing"
     assert rows["wordnet-nltk"][0] == "missing"
     assert rows["gemma3-270m"][0] in ("not installed", "found")  # optional: never "missing"
-    # the English tagger: paraguide's own copy when no NLTK folder holds one
-    assert rows["pos-tagger-en"][0] == "found" and rows["pos-tagger-en"][2].endswith("(bundled)")
+    # the English tagger: missing when no NLTK folder holds one (paraguide ships no copy of NLTK's data)
+    assert rows["pos-tagger-en"][0] == "missing"
     for command in (
         "python -m nltk.downloader averaged_perceptron_tagger_eng",
         "python -m nltk.downloader wordnet",
@@ -69,11 +78,7 @@ def test_shared_data_variable_is_the_only_place_looked_in(monkeypatch, tmp_path)
     assert find_shared("open_english_wordnet/yaml") is None  # even with ../shared/data beside the checkout
 
 
-def test_tagger_is_bundled():
-    assert (BUNDLED_NLTK_DATA / "taggers" / "averaged_perceptron_tagger_eng.zip").is_file()
-
-
-def test_build_testset_names_each_missing_resource_before_it_refuses(no_data, capsys, tmp_path):
+def test_build_testset_names_each_missing_resource_before_it_refuses(no_shared, capsys, tmp_path):
     status = main(["build-testset", "--squad", str(ROOT / "examples/data/squad_en.json"), "--out", str(tmp_path / "out"),
                    "--quiet"])  # fmt: skip
     err = capsys.readouterr().err.splitlines()
@@ -87,7 +92,7 @@ def test_build_testset_names_each_missing_resource_before_it_refuses(no_data, ca
     assert err.index(warnings[-1]) < len(err) - 1 and "no WordNet" in err[-1]  # the warnings come first
 
 
-def test_a_command_given_its_files_warns_of_nothing(no_data, capsys, tmp_path):
+def test_a_command_given_its_files_warns_of_nothing(no_shared, capsys, tmp_path):
     from paraguide.pipeline import BuildConfig
     from paraguide.resources import generator_resources, warn_missing
 

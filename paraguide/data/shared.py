@@ -31,19 +31,14 @@ def find_shared(relative: str) -> Path | None:
     return None
 
 
-# The NLTK data bundled with paraguide: the English POS tagger only (paraguide/nltk_data/README.md).
-BUNDLED_NLTK_DATA = Path(__file__).resolve().parents[1] / "nltk_data"
-
-
 def nltk_data_path() -> list[str]:
     """NLTK's search path as paraguide uses it, set once in ``nltk.data.path``: NLTK's own (``NLTK_DATA``,
-    ``~/nltk_data``, ``/usr/share/nltk_data`` ...), then the shared data's ``nltk_data``, then the copy
-    bundled with paraguide (:data:`BUNDLED_NLTK_DATA`)."""
+    ``~/nltk_data``, ``/usr/share/nltk_data`` ...), then the shared data's ``nltk_data``."""
     import nltk
 
-    for folder in (find_shared("nltk_data"), BUNDLED_NLTK_DATA):
-        if folder is not None and str(folder) not in nltk.data.path:
-            nltk.data.path.append(str(folder))
+    folder = find_shared("nltk_data")
+    if folder is not None and str(folder) not in nltk.data.path:
+        nltk.data.path.append(str(folder))
     return nltk.data.path
 
 
