@@ -11,7 +11,8 @@ the language's default lexical source has a suggestion for (English wordnet&ppdb
 get a suggestion-guided one (its first suggestion); beam 4, best beam. The sheet shows
 the original and its two rewrites in a shuffled order with no labels; the key keeps which is which and the
 token edit rate. The reader judges each rewrite: fluent (y/n), same question and answer (y/n), natural
-rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint.
+rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint; ``--compare NAME=FOLDER`` puts another
+adapter's rewrites of the same questions on the same sheet, unlabelled, scored apart as ``@NAME``.
 """
 
 from __future__ import annotations
@@ -48,28 +49,43 @@ def paths(tag: str) -> dict[str, Path]:
             (("sheet", "_sheet.md"), ("key", "_key.json"), ("judgements", "_judgements.tsv"), ("result", ".json"))}  # fmt: skip
 
 
-def make_sheet(args) -> None:
+def _load(folder: str):
     from paraguide.model.causal_train import export_checkpoint
     from paraguide.model.paraphraser import Paraphraser
-    from paraguide.suggest import load_source
-    from paraguide.text.edits import edit_rate
 
-    adapter = Path(args.adapter)
+    adapter = Path(folder)
     if (adapter / "trainable.safetensors").exists():  # a checkpoint: export it
         tmp = Path(tempfile.mkdtemp())
         export_checkpoint(adapter, tmp)
         adapter = tmp
-    models = {"en": Paraphraser.from_pretrained(adapter)}
+    elif (
+        adapter.suffix == ".safetensors"
+    ):  # a run's best.safetensors: its checkpoint's adapter, these tensors
+        tmp = Path(tempfile.mkdtemp())
+        export_checkpoint(sorted(adapter.parent.glob("checkpoint-*"))[-1], tmp)
+        (tmp / "adapter.safetensors").write_bytes(adapter.read_bytes())
+        adapter = tmp
+    return Paraphraser.from_pretrained(adapter)
+
+
+def make_sheet(args) -> None:
+    from paraguide.suggest import load_source
+    from paraguide.text.edits import edit_rate
+
+    systems = {"base": {"en": _load(args.adapter)}}
     if args.adapter_zh and "zh" in args.langs:
-        models["zh"] = Paraphraser.from_pretrained(args.adapter_zh)
-    models.setdefault("zh", models["en"])
+        systems["base"]["zh"] = _load(args.adapter_zh)
+    systems["base"].setdefault("zh", systems["base"]["en"])
+    for spec in args.compare:
+        name, _, folder = spec.partition("=")
+        model = _load(folder)
+        systems[name] = {"en": model, "zh": model}
     rng = random.Random(args.seed)
     lines = ["# Reading sheet", "", "For each original question, judge every rewrite below it:",
              "fluent (y/n), same question with the same answer (y/n), natural rephrasing rather than a one-word "
              "swap (y/n). Write one TSV line per rewrite: item, fluent, same, rephrased, note.", ""]  # fmt: skip
     key, item = {}, 0
     for lang in args.langs.split(","):
-        model = models[lang]
         pool = questions(lang, None, args.seed)
         source = load_source(SOURCES[lang], lang=lang)
         found = source.suggest(pool, top_k=1)
@@ -77,27 +93,30 @@ def make_sheet(args) -> None:
         qs = pool[: max([args.n - 1, *guided_at]) + 1]
         sugg = [f[0].text if f else None for f in found[: len(qs)]]
         matched = [f[0].matched if f else None for f in found[: len(qs)]]
-        free = model.paraphrase(qs[: args.n], num_beams=args.beams)
-        found_guided = model.paraphrase(
-            [qs[k] for k in guided_at],
-            suggestions=[sugg[k] for k in guided_at],
-            matched=[matched[k] for k in guided_at],
-            num_beams=args.beams,
-        )
-        guided = dict(zip(guided_at, found_guided, strict=True))
+        written = {}  # (system, kind) -> {k: text}
+        for system, models in systems.items():
+            model = models[lang]
+            free = model.paraphrase(qs[: args.n], num_beams=args.beams)
+            written[system, "free"] = {k: b[0].text for k, b in enumerate(free)}
+            found_guided = model.paraphrase(
+                [qs[k] for k in guided_at],
+                suggestions=[sugg[k] for k in guided_at],
+                matched=[matched[k] for k in guided_at],
+                num_beams=args.beams,
+            )
+            written[system, "guided"] = {k: b[0].text for k, b in zip(guided_at, found_guided, strict=True)}
         for k, q in enumerate(qs):
-            rewrites = [("free", free[k][0].text, None)] if k < args.n else []
-            if k in guided:
-                rewrites.append(("guided", guided[k][0].text, sugg[k]))
+            rewrites = [(system, kind, texts[k], sugg[k] if kind == "guided" else None)
+                        for (system, kind), texts in written.items() if k in texts]  # fmt: skip
             if not rewrites:
                 continue
             rng.shuffle(rewrites)
             lines += [f"## {lang}-{k + 1}", "", f"Original: {q}", ""]
-            for kind, text, s in rewrites:
+            for system, kind, text, s in rewrites:
                 item += 1
                 lines.append(f"- item {item}: {text}")
-                key[str(item)] = {"lang": lang, "kind": kind, "original": q, "rewrite": text, "suggestion": s,
-                                  "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
+                key[str(item)] = {"lang": lang, "kind": kind, "system": system, "original": q, "rewrite": text,
+                                  "suggestion": s, "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
             lines.append("")
     p = paths(args.tag)
     write_sheet(str(p["sheet"]), str(p["key"]), lines, key)
@@ -108,14 +127,16 @@ def score(args) -> None:
     key = json.loads(p["key"].read_text(encoding="utf-8"))
     judged = read_judgements(str(p["judgements"]), key, COLUMNS, set(COLUMNS))
     result = {}
+    systems = sorted({k.get("system", "base") for k in key.values()})
     for lang in ("en", "zh"):
-        for kind in ("free", "guided"):
-            items = [i for i, k in key.items() if k["lang"] == lang and k["kind"] == kind]
+        for system, kind in ((s, k) for s in systems for k in ("free", "guided")):
+            items = [i for i, k in key.items()
+                     if k["lang"] == lang and k["kind"] == kind and k.get("system", "base") == system]  # fmt: skip
             if not items:
                 continue
             rates = sorted(key[i]["edit_rate"] for i in items)
             good = [i for i in items if judged[i]["fluent"] and judged[i]["same"]]
-            result[f"{lang}/{kind}"] = {
+            result[f"{lang}/{kind}" + ("" if system == "base" else f"@{system}")] = {
                 "items": len(items),
                 "fluent": round(sum(judged[i]["fluent"] for i in items) / len(items), 3),
                 "same": round(sum(judged[i]["same"] for i in items) / len(items), 3),
@@ -140,6 +161,9 @@ def main(argv=None) -> int:
     s = sub.add_parser("sheet")
     s.add_argument("--adapter", required=True, help="adapter folder or checkpoint (English, or both)")
     s.add_argument("--adapter-zh", help="the Chinese adapter, where it is another one")
+    s.add_argument("--compare", action="append", default=[], metavar="NAME=FOLDER",
+                   help="another adapter (folder, checkpoint or a run's best.safetensors) whose rewrites of the "
+                   "same questions join the sheet, scored apart as @NAME")  # fmt: skip
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
     s.add_argument("--beams", type=int, default=4)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from paraguide.data.io import read_jsonl
 from paraguide.score import default_threshold, load_scorer
-from paraguide.score.filters import Candidate, KeepsContent
+from paraguide.score.filters import Candidate, KeepsContent, KeepsScope
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 WORD_CHARS = re.compile(r"[\W_]+")
@@ -52,13 +52,23 @@ def same_words(a: str, b: str) -> bool:
     return WORD_CHARS.sub("", a.lower()) == WORD_CHARS.sub("", b.lower())
 
 
-def keeps_question(r: dict, lang: str, keeps_content: int | None = None) -> str | None:
+def keeps_question(
+    r: dict, lang: str, keeps_content: int | None = None, keeps_scope: bool = False
+) -> str | None:
     """Why the pair is dropped, or None. ``keeps_content``: also drop a pair whose target loses a content
     word of its source or adds more than that many (paraguide's KeepsContent filter, as a rewrite is judged):
-    Quora's duplicates often drop a constraint, and a model trained on them drops constraints too."""
+    Quora's duplicates often drop a constraint, and a model trained on them drops constraints too.
+    ``keeps_scope``: also drop a pair whose scope words differ either way (KeepsScope: number, quantity,
+    negation, modality, person, tense), the changes blind readers rejected most in the model's rewrites."""
     a, b = r["source"], r["target"]
     if same_words(a, b):
         return "same words"
+    if keeps_scope:
+        s, m = r.get("suggestion") or "", r.get("matched") or ""
+        pair = [Candidate(a, b, s, None, lang, matched=m), Candidate(b, a, m, None, lang, matched=s)]
+        why = next((w for w in KeepsScope().reasons(pair) if w), None)
+        if why:
+            return "scope " + why.split(":")[0].split()[0]
     if keeps_content is not None:
         c = Candidate(a, b, r.get("suggestion") or "", None, lang, matched=r.get("matched") or "")
         why = KeepsContent(keeps_content).reasons([c])[0]
@@ -99,6 +109,9 @@ def main(argv=None) -> int:
         metavar="N",
         help="drop pairs that lose a content word or add more than N (KeepsContent)",
     )
+    ap.add_argument(
+        "--keeps-scope", action="store_true", help="drop pairs whose scope words differ (KeepsScope)"
+    )
     args = ap.parse_args(argv)
     train, held, stats = [], [], {}
     for lang, specs in (("en", args.en), ("zh", args.zh)):
@@ -111,7 +124,7 @@ def main(argv=None) -> int:
                 counts = Counter()
                 kept = []
                 for r in part:
-                    why = keeps_question(r, lang, args.keeps_content)
+                    why = keeps_question(r, lang, args.keeps_content, args.keeps_scope)
                     counts[why or "kept by rules"] += 1
                     if why is None:
                         kept.append(r)

@@ -26,7 +26,8 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     (context-chunk) suggestions use it: a context chunk replaces no phrase.
 #   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
 #     top suggestions (best 2 beams each), beside the in-place swaps; a rewrite must keep the question's
-#     content words (filters.KeepsContent) and pass similarity; the candidate chosen is the one that
+#     content words (filters.KeepsContent) and scope words (filters.KeepsScope) and pass similarity; the
+#     candidate chosen is the one that
 #     changes the question most (a question-word-only swap only when nothing else passed). Blind readings
 #     of its rewrites and each filter's precision: docs/build.md.
 PRESETS = {
@@ -138,7 +139,8 @@ class GeneratorConfig:
     )
     keep_content: bool | None = option(
         "drop a rewrite that asks another kind of question (when -> why), loses a content word of the "
-        "question or adds more than one (default: the preset's)"
+        "question or adds more than one, or changes its scope words (number, quantity, negation, modality, "
+        "person, tense) (default: the preset's)"
     )
     select: str | None = option(
         "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "
