@@ -1,7 +1,7 @@
 """Each filter's precision on a blind-read set of the project's own rewrites (issue "Test sets that rewrite"):
 which of the filters a rewrite can meet pay, judged by a reader who saw only the sheet.
 
-    python benchmarks/rewrite_filter_precision.py --tag 2026-11-26a --out benchmarks/results/rewrite_filter_precision_2026-11-26a.json
+    python benchmarks/rewrite_filter_precision.py --tag 2026-11-26a [--tag ...] --out benchmarks/results/rewrite_filter_precision_2026-11-26a.json
 
 For every judged rewrite of ``causal_reading_<tag>`` (key + judgements): each filter's verdict on its own
 (rules; the bundled sim scorer and all-MiniLM-L6-v2 at their calibrated test-set thresholds; the bundled
@@ -26,17 +26,23 @@ RESULTS = HERE / "results"
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tag", required=True, help="a causal_reading tag with judgements")
+    ap.add_argument(
+        "--tag", required=True, action="append", help="a causal_reading tag with judgements (repeat to pool)"
+    )
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
 
-    stem = RESULTS / f"causal_reading_{args.tag}"
-    key = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
+    key, judged = {}, {}
     cols = ["fluent", "same", "rephrased"]
-    judged = read_judgements(f"{stem}_judgements.tsv", key, cols, set(cols))
+    for tag in args.tag:
+        stem = RESULTS / f"causal_reading_{tag}"
+        k = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
+        j = read_judgements(f"{stem}_judgements.tsv", k, cols, set(cols))
+        key.update({f"{tag}:{i}": v for i, v in k.items()})
+        judged.update({f"{tag}:{i}": v for i, v in j.items()})
     result = {}
     for lang in ("en", "zh"):
         items = [i for i in key if key[i]["lang"] == lang]
@@ -52,6 +58,7 @@ def main(argv=None) -> int:
             F.KeepsContent(0),
             F.KeepsContent(1),
             F.KeepsContent(2),
+            F.KeepsScope(),
         ]
         for f in rules:
             name = f.name + (f"(max_added={f.max_added})" if isinstance(f, F.KeepsContent) else "")
@@ -70,15 +77,22 @@ def main(argv=None) -> int:
         t = default_threshold("fluency", "testset", lang)
         verdicts[f"fluency>={t} (testset)"] = [s >= t for s in slor]
         chains = {
-            "rules": [n for n in verdicts if not any(x in n for x in ("keeps_content", ">="))],
+            "rules": [n for n in verdicts if not any(x in n for x in ("keeps_content", "keeps_scope", ">="))],
         }
         chains["rules+keeps_content(1)"] = chains["rules"] + ["keeps_content(max_added=1)"]
+        chains["rules+keeps_content(1)+keeps_scope"] = chains["rules+keeps_content(1)"] + ["keeps_scope"]
         sim_t = [n for n in verdicts if n.startswith("sim>=") and "testset" in n][0]
         chains["rules+keeps_content(1)+sim"] = chains["rules+keeps_content(1)"] + [sim_t]
+        chains["rules+keeps_content(1)+keeps_scope+sim"] = chains["rules+keeps_content(1)+keeps_scope"] + [
+            sim_t
+        ]
         chains["rules+sim"] = chains["rules"] + [sim_t]
         if lang == "en":
             emb_t = [n for n in verdicts if n.startswith("embedding>=") and "testset" in n][0]
             chains["rules+keeps_content(1)+embedding"] = chains["rules+keeps_content(1)"] + [emb_t]
+            chains["rules+keeps_content(1)+keeps_scope+embedding"] = chains[
+                "rules+keeps_content(1)+keeps_scope"
+            ] + [emb_t]
             chains["rules+embedding"] = chains["rules"] + [emb_t]
         flu = [n for n in verdicts if n.startswith("fluency")][0]
         for name in list(chains):

@@ -68,7 +68,7 @@ def keeps_question(
         pair = [Candidate(a, b, s, None, lang, matched=m), Candidate(b, a, m, None, lang, matched=s)]
         why = next((w for w in KeepsScope().reasons(pair) if w), None)
         if why:
-            return "scope " + why.split(":")[0].split()[0]
+            return "scope " + ("twice" if why.endswith("twice") else why.split(":")[0].split()[0])
     if keeps_content is not None:
         c = Candidate(a, b, r.get("suggestion") or "", None, lang, matched=r.get("matched") or "")
         why = KeepsContent(keeps_content).reasons([c])[0]
