@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -58,12 +59,18 @@ def _load(folder: str):
         tmp = Path(tempfile.mkdtemp())
         export_checkpoint(adapter, tmp)
         adapter = tmp
-    elif (
-        adapter.suffix == ".safetensors"
-    ):  # a run's best.safetensors: its checkpoint's adapter, these tensors
+    elif adapter.suffix == ".safetensors":
+        # a run's best.safetensors (every trained tensor): its last checkpoint with these tensors, exported
+        from safetensors.torch import load_file, save_file
+
+        last = sorted(adapter.parent.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))[-1]
+        ckpt = Path(tempfile.mkdtemp()) / last.name
+        shutil.copytree(last, ckpt, ignore=shutil.ignore_patterns("optimizer.safetensors"))
+        state = load_file(ckpt / "trainable.safetensors")
+        state.update(load_file(adapter))
+        save_file(state, ckpt / "trainable.safetensors")
         tmp = Path(tempfile.mkdtemp())
-        export_checkpoint(sorted(adapter.parent.glob("checkpoint-*"))[-1], tmp)
-        (tmp / "adapter.safetensors").write_bytes(adapter.read_bytes())
+        export_checkpoint(ckpt, tmp)
         adapter = tmp
     return Paraphraser.from_pretrained(adapter)
 
