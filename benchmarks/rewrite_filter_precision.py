@@ -46,6 +46,8 @@ def main(argv=None) -> int:
     result = {}
     for lang in ("en", "zh"):
         items = [i for i in key if key[i]["lang"] == lang]
+        if not items:
+            continue
         cands = [
             F.Candidate(key[i]["original"], key[i]["rewrite"], key[i]["suggestion"] or "", None, lang)
             for i in items

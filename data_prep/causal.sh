@@ -6,11 +6,12 @@
 #   2. data_prep/causal_corpus.py keeps the pairs that keep the question (numbers and names agree, length
 #      within 1.6x, bundled sim scorer >= its augmentation threshold, not the same words again) and mixes
 #      them: v2 (stage 1: en + zh), v3en (stage 2: KQA Pro one way), v4en (v3en's pairs that also keep
-#      every content word, at most one added: the CPU fine-tune below);
+#      every content word, at most one added), v5en (v4en's that also keep their scope words, KeepsScope);
 #   3. the bundled adapters were trained on a lent GPU from v2 and v3en (data_prep/gpu/: pack.py, train.py,
-#      finish.py; docs/paraphraser.md); on a CPU this goes on from the bundled English adapter on v4en
-#      (checkpoints every 50 steps; run it again and it resumes).
-#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N to override)
+#      finish.py; docs/paraphraser.md). Two further English stages were trained and read blind, neither
+#      adopted (docs/paraphraser.md): v5en on a GPU, and v4en on a CPU from the bundled English adapter,
+#      which TRAIN=1 runs (checkpoints every 50 steps; run it again and it resumes).
+#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N TRAIN=1)
 set -euo pipefail
 SHARED=${SHARED:-../shared/data}
 OUT=${OUT:-runs/gemma_corpus}
@@ -28,6 +29,8 @@ corpus() { [ -s "$1/train.jsonl" ] || python data_prep/causal_corpus.py --out "$
 corpus "$OUT/v2" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro/train.jsonl" --zh "$OUT/zh/train.jsonl"
 corpus "$OUT/v3en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl"
 corpus "$OUT/v4en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1
+corpus "$OUT/v5en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1 --keeps-scope
+[ "${TRAIN:-0}" = 1 ] || exit 0
 RESUME=()
 [ -f "$MODEL/run.json" ] && RESUME=(--resume)
 paraguide train-causal --train-file "$OUT/v4en/train.jsonl" --output-dir "$MODEL" --init-from paraguide/models/gemma-en \

@@ -211,6 +211,10 @@ def test_keeps_scope_drops_rewrites_that_change_number_tense_person_or_add_a_que
     assert reasons("广东漂流哪里最好玩", "广东漂流哪里好玩?", "zh") == "changed most"
     assert reasons("为什么手机不能充电", "为什么手机能充电", "zh") == "changed not"
     assert reasons("公摊面积多少合理", "公摊面积多少才合理", "zh") is None
+    assert reasons("学名是什么？", "学名是什么啥", "zh", suggestion="啥", matched="什么") == "asks 什么 twice"
+    assert reasons("手机号什么时候注销", "手机号啥时候注销", "zh", suggestion="啥") is None
+    assert reasons("The use of what device is the last evolution?",
+                   "What is the usage of what device is the last evolution?") == "asks 'what' twice"  # fmt: skip
     assert scope("没有人知道", "zh") == {"not": 1}
 
 

@@ -25,11 +25,12 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
 #     (context-chunk) suggestions use it: a context chunk replaces no phrase.
 #   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
-#     top suggestions (best 2 beams each), beside the in-place swaps; a rewrite must keep the question's
-#     content words (filters.KeepsContent) and scope words (filters.KeepsScope) and pass similarity; the
-#     candidate chosen is the one that
-#     changes the question most (a question-word-only swap only when nothing else passed). Blind readings
-#     of its rewrites and each filter's precision: docs/build.md.
+#     top suggestions (all 4 beams each, English: deeper rewrites are rarely the first beam; Chinese, the best
+#     2: its lower beams read worse, reading 2026-11-26c), beside the in-place
+#     swaps; a rewrite must keep the question's type, content words (filters.KeepsContent) and scope words
+#     (filters.KeepsScope) and pass similarity; the candidate chosen is the one that changes the question
+#     most (a question-word-only or function-word-only change only when nothing else passed). Blind
+#     readings of its rewrites and each filter's precision: docs/build.md.
 PRESETS = {
     "substitute": {
         "scorer": "embedding",
@@ -58,7 +59,7 @@ PRESETS = {
         "scorer": "embedding",
         "substitution": False,
         "in_place": True,
-        "nbest": 2,
+        "nbest": 4,
         "rank": "embedding",
         "rank_threshold": 0.96,
         "free": True,
@@ -68,7 +69,7 @@ PRESETS = {
 }
 LANG_PRESETS = {
     ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
-    ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None},
+    ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
 SELECTIONS = ("first", "depth")
 DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}

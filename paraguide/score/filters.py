@@ -291,9 +291,9 @@ class KeepsScope(Filter):
     commissioner?"), person ("... when Darian Stewart tackled *you*?", "What happened to *his* ribs" ->
     "to ribs"), English tense ("Where *was* ITV based" -> "Where *is*"), a question word brought in
     ("Which country did the Normans invade in 1169 *and why*?") and a content word said twice more than in
-    the source ("the viewership share of ABC's viewership share"). The words the suggestion brings and the
-    phrase it replaces are allowed to come and go. Chinese: number, negation, 都/只/些, aspect (已经/过/会)
-    and person words, compared as substrings.
+    the source ("the viewership share of ABC's viewership share"), "what" twice. The words the suggestion
+    brings and the phrase it replaces are allowed to come and go. Chinese: number, negation, 都/只/些, aspect
+    (已经/过/会) and person words, compared as substrings, and a question word said twice ("学名是什么啥").
 
     Calibrated on the project's blind-read rewrites (benchmarks/rewrite_filter_precision.py)."""
 
@@ -322,14 +322,28 @@ class KeepsScope(Filter):
 
 
 def _added_question_word(c: Candidate) -> str | None:
-    if c.lang == "zh":
-        return None
-    asked = {_EN_WH[w] for w in (t.lower() for t in tokenize(c.source, c.lang)) if w in _EN_WH}
-    new = [
-        w for w in (t.lower() for t in tokenize(c.text, c.lang))
-        if w in {"why", "how", "when", "where"} and _EN_WH[w] not in asked
-    ]  # fmt: skip
-    return f"asks {new[0]!r} too" if new else None
+    if c.lang == "zh":  # a question word said twice: 什么 -> "学名是什么啥"
+        before, after = _zh_question_words(c.source), _zh_question_words(c.text)
+        offered = _zh_question_words(c.suggestion)
+        more = [g for g in after if after[g] > max(before[g], offered[g]) and before[g]]
+        return f"asks {more[0]} twice" if more else None
+    source = [t.lower() for t in tokenize(c.source, c.lang)]
+    text = [t.lower() for t in tokenize(c.text, c.lang)]
+    asked = {_EN_WH[w] for w in source if w in _EN_WH}
+    new = [w for w in text if w in {"why", "how", "when", "where"} and _EN_WH[w] not in asked]
+    if new:
+        return f"asks {new[0]!r} too"
+    if text.count("what") > max(1, source.count("what")):  # "What is the usage of what device ...?"
+        return "asks 'what' twice"
+    return None
+
+
+def _zh_question_words(text: str) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for w in sorted(_ZH_WH, key=len, reverse=True):  # 什么时候 before 什么
+        found[_ZH_WH[w]] += text.count(w)
+        text = text.replace(w, " ")
+    return found
 
 
 def _repeated_word(c: Candidate) -> str | None:
