@@ -180,6 +180,9 @@ def test_keeps_scope_drops_rewrites_that_change_number_tense_person_or_add_a_que
         reasons("Where was ITV Tyne Tees based?", "Where is ITV Tyne Tees based?") == "tense: past -> present"
     )
     assert reasons("Who created the Daleks?", "Who is the creator of the Daleks?") == "tense: past -> present"
+    assert reasons("Which country in 1985 signed a treaty?", "Which country in 1985 subscribe to a treaty?",
+                   suggestion="subscribe", matched="signed") == "tense: past -> none"  # fmt: skip
+    assert reasons("Who is the current mayor?", "Current mayor?") is None
     assert reasons("Who if the commissioner of the NFL?", "Who would be the commissioner of the NFL?") == (
         "changed would"
     )

@@ -304,10 +304,15 @@ class KeepsScope(Filter):
         for c in candidates:
             before, after = scope(c.source, c.lang), scope(c.text, c.lang)
             free = scope(c.suggestion, c.lang) + scope(c.matched, c.lang)
-            if c.lang == "en" and ("past" in before) != ("past" in after) and (before.keys() | after.keys()) & {
-                "past", "present"} == {"past", "present"} and not free.keys() & {"past", "present"}:  # fmt: skip
-                out.append(f"tense: {'past' if 'past' in before else 'present'} -> "
-                           f"{'past' if 'past' in after else 'present'}")  # fmt: skip
+            # the tense must stay even where the replaced word carried it ("signed" -> "subscribe")
+            offered = scope(c.suggestion, c.lang)
+            tense = (
+                _tense_change(before, after)
+                if c.lang == "en" and not offered.keys() & {"past", "present"}
+                else None
+            )
+            if tense:
+                out.append(f"tense: {tense}")
                 continue
             changed = sorted(
                 g for g in (before.keys() | after.keys()) - {"past", "present"}
@@ -319,6 +324,17 @@ class KeepsScope(Filter):
             reason = _added_question_word(c) or _repeated_word(c)
             out.append(reason)
         return out
+
+
+def _tense_change(before: Counter[str], after: Counter[str]) -> str | None:
+    """ "past -> present" and back, and "past -> none": a past question rewritten with no tense at all is a
+    bare verb ("Which country in 1985 *subscribe* to a treaty?")."""
+    tense = {
+        t: next((x for x in ("past", "present") if x in c), "none") for t, c in (("b", before), ("a", after))
+    }
+    if tense["b"] == tense["a"] or tense["b"] == "none" or (tense["b"] == "present" and tense["a"] == "none"):
+        return None
+    return f"{tense['b']} -> {tense['a']}"
 
 
 def _added_question_word(c: Candidate) -> str | None:
