@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import statistics
 import sys
 import tempfile
@@ -51,26 +50,17 @@ def paths(tag: str) -> dict[str, Path]:
 
 
 def _load(folder: str):
-    from paraguide.model.causal_train import export_checkpoint
+    """An adapter folder, a training checkpoint or a run's best.safetensors, as a Paraphraser."""
+    from paraguide.model.causal_train import export_best, export_checkpoint
     from paraguide.model.paraphraser import Paraphraser
 
     adapter = Path(folder)
-    if (adapter / "trainable.safetensors").exists():  # a checkpoint: export it
+    if (adapter / "trainable.safetensors").exists() or adapter.name == "best.safetensors":
         tmp = Path(tempfile.mkdtemp())
-        export_checkpoint(adapter, tmp)
-        adapter = tmp
-    elif adapter.suffix == ".safetensors":
-        # a run's best.safetensors (every trained tensor): its last checkpoint with these tensors, exported
-        from safetensors.torch import load_file, save_file
-
-        last = sorted(adapter.parent.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))[-1]
-        ckpt = Path(tempfile.mkdtemp()) / last.name
-        shutil.copytree(last, ckpt, ignore=shutil.ignore_patterns("optimizer.safetensors"))
-        state = load_file(ckpt / "trainable.safetensors")
-        state.update(load_file(adapter))
-        save_file(state, ckpt / "trainable.safetensors")
-        tmp = Path(tempfile.mkdtemp())
-        export_checkpoint(ckpt, tmp)
+        if adapter.name == "best.safetensors":
+            export_best(adapter.parent, tmp)
+        else:
+            export_checkpoint(adapter, tmp)
         adapter = tmp
     return Paraphraser.from_pretrained(adapter)
 

@@ -570,6 +570,39 @@ def test_resume_reaches_the_uninterrupted_run(tiny_base, train_file, tmp_path):
 
 
 @pytest.mark.slow
+def test_a_runs_best_adapter_so_far_exports_as_an_adapter_folder(tiny_base, tmp_path):
+    """export_best reads a run while it trains: best.safetensors (every trained tensor), with the vocabulary
+    and config of its latest checkpoint; a folder without them is refused."""
+    from paraguide.errors import DataError
+    from paraguide.model.causal_train import export_best
+
+    train_file = write_rows(tmp_path / "train.jsonl", ROWS[:6])
+    write_rows(tmp_path / "train.heldout.jsonl", ROWS[6:])
+    run = tmp_path / "run"
+    kw = {"backbone": tiny_base, "max_steps": 6, "save_every": 2, "eval_every": 2}
+    with pytest.raises(Killed):
+        train_causal(tiny_config(train_file, run, **kw), on_step=kill_after(4))
+    # a best unlike the latest checkpoint (the two may be the same step here), so that one taken for the
+    # other shows
+    from safetensors.torch import save_file
+
+    save_file({k: v + 0.5 for k, v in load_file(run / "best.safetensors").items()}, run / "best.safetensors")
+    export_best(run, tmp_path / "best")
+    exported = load_file(tmp_path / "best" / "adapter.safetensors")
+    best, checkpoint = (
+        load_file(run / "best.safetensors"),
+        load_file(run / "checkpoint-4" / "trainable.safetensors"),
+    )
+    assert exported.keys() == best.keys() | {"vocab_ids"}
+    assert all(torch.equal(exported[k], best[k].to(torch.float16)) for k in best)
+    assert torch.equal(exported["vocab_ids"], checkpoint["vocab_ids"])
+    assert CausalConfig.load(tmp_path / "best") == CausalConfig.load(run / "checkpoint-4")
+    assert Paraphraser.from_pretrained(tmp_path / "best").paraphrase(["who built the city ?"])
+    with pytest.raises(DataError, match="no best.safetensors"):
+        export_best(tmp_path / "best", tmp_path / "again")
+
+
+@pytest.mark.slow
 def test_resume_refuses_changed_training_data(tiny_base, tmp_path):
     data = write_rows(tmp_path / "train.jsonl")
     kw = {"backbone": tiny_base, "max_steps": 4, "save_every": 1}

@@ -388,14 +388,36 @@ def export_checkpoint(checkpoint: str | os.PathLike, out: str | os.PathLike) -> 
     """Write a checkpoint's adapter as an adapter folder (fp16), e.g. to read a run's outputs while it trains."""
     from safetensors.torch import load_file
 
-    checkpoint, out = Path(checkpoint), Path(out)
+    checkpoint = Path(checkpoint)
+    _export(load_file(checkpoint / "trainable.safetensors"), checkpoint / "config.json", Path(out))
+
+
+def export_best(run: str | os.PathLike, out: str | os.PathLike) -> None:
+    """Write a run's best adapter so far (``best.safetensors``, the lowest held-out loss: every trained
+    tensor but the output vocabulary) as an adapter folder, with its latest checkpoint's vocabulary and
+    config (the same for every checkpoint of a run)."""
+    from safetensors.torch import load_file
+
+    from paraguide.errors import DataError
+
+    run = Path(run)
+    checkpoint = _latest_checkpoint(run)
+    if checkpoint is None or not (run / "best.safetensors").is_file():
+        raise DataError(
+            str(run), "no best.safetensors and checkpoint: not a paraguide train-causal run folder"
+        )
     state = load_file(checkpoint / "trainable.safetensors")
+    state.update(load_file(run / "best.safetensors"))
+    _export(state, checkpoint / "config.json", Path(out))
+
+
+def _export(state: dict[str, torch.Tensor], config: Path, out: Path) -> None:
     vocab = state.pop("vocab_ids")
     out.mkdir(parents=True, exist_ok=True)
     adapter = {k: v.to(torch.float16) for k, v in state.items()}
     adapter["vocab_ids"] = vocab
     _save_tensors(adapter, out / "adapter.safetensors")
-    shutil.copy(checkpoint / "config.json", out / "config.json")
+    shutil.copy(config, out / "config.json")
 
 
 def _step_of(path: Path) -> int:
