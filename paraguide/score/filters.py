@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from paraguide.score.base import Scorer
 from paraguide.text.match import contains, includes
@@ -251,22 +252,32 @@ _ZH_SCOPE = {
 def scope(text: str, lang: str) -> Counter[str]:
     """The scope words of ``text`` by group, counted (:class:`KeepsScope`); English adds ``past`` or
     ``present`` for the tense its auxiliaries (else its verbs) mark."""
+    return Counter(dict(_scope(text, lang)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _scope(text: str, lang: str) -> tuple[tuple[str, int], ...]:
+    # cached: a question's scope is read again for each of its candidates
     if lang == "zh":
-        # jieba cuts a changed sentence differently, so Chinese scope words are found as substrings, the
-        # longer first ("没有" is one "not", not 没 + 有).
-        found: Counter[str] = Counter()
-        rest = text
-        for w in sorted(_ZH_SCOPE, key=len, reverse=True):
-            found[_ZH_SCOPE[w]] += rest.count(w)
-            rest = rest.replace(w, " ")
-        return +found
+        # jieba cuts a changed sentence differently, so Chinese scope words are found as substrings
+        return tuple(_substrings(text, _ZH_SCOPE).items())
     tokens = [t for t in tokenize(text, lang) if t != "US"]  # the country, not "us"
     words = [t.lower() for t in tokens]
     found = Counter(_EN_SCOPE[w] for w in words if w in _EN_SCOPE)
     tense = _en_tense(words)
     if tense:
         found[tense] = 1
-    return found
+    return tuple(found.items())
+
+
+def _substrings(text: str, table: dict[str, str]) -> Counter[str]:
+    """How often each group of ``table`` (word -> group) occurs in ``text`` as a substring, the longer words
+    first and each occurrence counted once ("没有" is one "not", not 没 + 有; 什么时候 is not 什么)."""
+    found: Counter[str] = Counter()
+    for w in sorted(table, key=len, reverse=True):
+        found[table[w]] += text.count(w)
+        text = text.replace(w, " ")
+    return +found
 
 
 def _en_tense(words: Sequence[str]) -> str | None:
@@ -303,9 +314,9 @@ class KeepsScope(Filter):
         out = []
         for c in candidates:
             before, after = scope(c.source, c.lang), scope(c.text, c.lang)
-            free = scope(c.suggestion, c.lang) + scope(c.matched, c.lang)
-            # the tense must stay even where the replaced word carried it ("signed" -> "subscribe")
             offered = scope(c.suggestion, c.lang)
+            free = offered + scope(c.matched, c.lang)  # the words that may come and go
+            # the tense must stay even where the replaced word carried it ("signed" -> "subscribe")
             tense = (
                 _tense_change(before, after)
                 if c.lang == "en" and not offered.keys() & {"past", "present"}
@@ -321,26 +332,23 @@ class KeepsScope(Filter):
             if changed:
                 out.append(f"changed {', '.join(changed)}")
                 continue
-            reason = _added_question_word(c) or _repeated_word(c)
-            out.append(reason)
+            out.append(_added_question_word(c) or _repeated_word(c))
         return out
 
 
 def _tense_change(before: Counter[str], after: Counter[str]) -> str | None:
     """ "past -> present" and back, and "past -> none": a past question rewritten with no tense at all is a
     bare verb ("Which country in 1985 *subscribe* to a treaty?")."""
-    tense = {
-        t: next((x for x in ("past", "present") if x in c), "none") for t, c in (("b", before), ("a", after))
-    }
-    if tense["b"] == tense["a"] or tense["b"] == "none" or (tense["b"] == "present" and tense["a"] == "none"):
+    b, a = (next((t for t in ("past", "present") if t in c), "none") for c in (before, after))
+    if b == a or b == "none" or (b, a) == ("present", "none"):
         return None
-    return f"{tense['b']} -> {tense['a']}"
+    return f"{b} -> {a}"
 
 
 def _added_question_word(c: Candidate) -> str | None:
     if c.lang == "zh":  # a question word said twice: 什么 -> "学名是什么啥"
-        before, after = _zh_question_words(c.source), _zh_question_words(c.text)
-        offered = _zh_question_words(c.suggestion)
+        before, after = _substrings(c.source, _ZH_WH), _substrings(c.text, _ZH_WH)
+        offered = _substrings(c.suggestion, _ZH_WH)
         more = [g for g in after if after[g] > max(before[g], offered[g]) and before[g]]
         return f"asks {more[0]} twice" if more else None
     source = [t.lower() for t in tokenize(c.source, c.lang)]
@@ -352,14 +360,6 @@ def _added_question_word(c: Candidate) -> str | None:
     if text.count("what") > max(1, source.count("what")):  # "What is the usage of what device ...?"
         return "asks 'what' twice"
     return None
-
-
-def _zh_question_words(text: str) -> Counter[str]:
-    found: Counter[str] = Counter()
-    for w in sorted(_ZH_WH, key=len, reverse=True):  # 什么时候 before 什么
-        found[_ZH_WH[w]] += text.count(w)
-        text = text.replace(w, " ")
-    return found
 
 
 def _repeated_word(c: Candidate) -> str | None:
