@@ -70,6 +70,60 @@ def test_qa_table_means_spreads_drops_and_dpr(tmp_path):
     assert collect(tmp_path)["dpr"]["para-control"] == {"mean": 20.0, "sd": 2.83, "n": 2}
 
 
+def _testset(folder: Path, answers: dict[str, str]) -> None:
+    """A test set folder as build-testset writes it, as far as collect reads it: original.json (gold answers)
+    and id_map.json (paraphrased id -> original id)."""
+    folder.mkdir()
+    qas = [
+        {"id": i, "question": "q?", "answers": [{"text": a, "answer_start": 0}]} for i, a in answers.items()
+    ]
+    data = {"version": "1.1", "data": [{"title": "t", "paragraphs": [{"context": "c", "qas": qas}]}]}
+    (folder / "original.json").write_text(json.dumps(data))
+    (folder / "id_map.json").write_text(json.dumps({f"{i}_para": i for i in answers}))
+
+
+def test_qa_rewritten_set_and_the_same_originals_asked_three_ways(tmp_path):
+    gold = {"a": "paris", "b": "1914", "c": "red", "d": "blue"}
+    _testset(tmp_path / "para", {k: gold[k] for k in "abc"})  # swaps of a, b, c
+    _testset(tmp_path / "rewrite", {k: gold[k] for k in "bcd"})  # rewrites of b, c, d: b and c in both
+    # seed 1: both originals right, the swap of b wrong, both rewrites wrong; seed 2: only the rewrite of c wrong
+    answers = {
+        1: ({"b": "1914", "c": "red"}, {"b_para": "1915", "c_para": "red"}, {"b_para": "no", "c_para": "no"}),
+        2: (
+            {"b": "1914", "c": "red"},
+            {"b_para": "1914", "c_para": "red"},
+            {"b_para": "1914", "c_para": "x"},
+        ),
+    }
+    for seed, (orig, swap, rewrite) in answers.items():
+        for data in ("original", "augmented"):
+            run = tmp_path / f"qa-{data}-{seed}"
+            _qa_run(run, 40.0, 38.0, 35.0, 100, 50)
+            results = json.loads((run / "all_results.json").read_text())
+            results["test"] |= {
+                "rewrite-original": {"exact_match": 30, "f1": 40.0, "total": 3},
+                "rewrite-paraphrased": {"exact_match": 20, "f1": 30.0 + seed, "total": 3},
+            }
+            (run / "all_results.json").write_text(json.dumps(results))
+            for name, pred in (("para-original", {**orig, "a": "paris"}), ("para-paraphrased", {**swap, "a_para": "x"}),
+                               ("rewrite-paraphrased", {**rewrite, "d_para": "blue"})):  # fmt: skip
+                (run / f"predictions_{name}.json").write_text(json.dumps(pred))
+    table = collect(tmp_path)
+    assert table["training"]["original"]["rewrite-drop-f1"] == {"mean": 8.5, "sd": 0.71, "n": 2}
+    common = table["same_originals"]
+    assert common["questions"] == 2  # b and c, not a (no rewrite) nor d (no swap)
+    row = common["original"]
+    assert row["original"] == {"mean": 100.0, "sd": 0.0, "n": 2}
+    assert row["swap"]["mean"] == 75.0 and row["rewrite"]["mean"] == 25.0
+    assert row["rewrite-drop"] == {"mean": 75.0, "sd": 35.36, "n": 2}
+    text = markdown(table)
+    assert "rewritten set: original F1 | rewritten F1 | drop" in text
+    assert "the same 2 original questions, asked three ways (F1):" in text
+    assert (
+        "| original | 100.00 ± 0.00 | 75.00 ± 35.36 | 25.00 ± 35.36 | 25.00 ± 35.36 | 75.00 ± 35.36 |" in text
+    )
+
+
 def test_qa_trap_rows(tmp_path):
     for data, steps in (("original", 100), ("augmented", 150)):
         for seed in (1, 2):

@@ -21,7 +21,9 @@ import re
 import statistics
 from pathlib import Path
 
-SETS = ("dev", "para-original", "para-paraphrased", "adv-original", "adv-paraphrased")
+KINDS = ("para", "rewrite", "adv")  # qa_squad.sh's test sets: substitute, --preset paraphrase, --adversarial
+SETS = ("dev", *(f"{kind}-{side}" for kind in KINDS for side in ("original", "paraphrased")))
+TITLES = {"para": "paraphrased set", "rewrite": "rewritten set", "adv": "adversarial set"}
 QM_SETS = ("test", "original", "paraphrased")
 QM_METRICS = ("accuracy", "f1")
 
@@ -59,7 +61,7 @@ def collect(out: Path) -> dict:
             scores = [runs[data][s]["test"][name] for s in seeds if name in runs[data][s]["test"]]
             if scores:
                 row[name] = {m: spread([x[m] for x in scores]) for m in ("exact_match", "f1")}
-        for kind in ("para", "adv"):
+        for kind in KINDS:
             pairs = [(runs[data][s]["test"].get(f"{kind}-original"), runs[data][s]["test"].get(f"{kind}-paraphrased"))
                      for s in seeds]  # fmt: skip
             drops = [o["f1"] - p["f1"] for o, p in pairs if o and p]
@@ -67,7 +69,7 @@ def collect(out: Path) -> dict:
                 row[f"{kind}-drop-f1"] = spread(drops)
         table["training"][data] = row
     dpr = {}
-    for kind in ("para", "adv"):
+    for kind in KINDS:
         for when in ("before", "after"):
             if values := dprs(out, f"report-{kind}", seeds, when):
                 dpr[f"{kind}-{when}"] = spread(values)
@@ -77,6 +79,8 @@ def collect(out: Path) -> dict:
         ):
             dpr[f"{kind}-control"] = spread(values)
     table["dpr"] = dpr
+    if common := collect_common(out, seeds, kinds):
+        table["same_originals"] = common
     if trap := collect_traps(out, seeds, kinds):
         table["trap"] = trap
     if seeds:
@@ -89,6 +93,49 @@ def collect(out: Path) -> dict:
             "dev_questions": first["test"].get("dev", {}).get("total"),
         }
     return table
+
+
+def collect_common(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
+    """F1 on the questions both the paraphrased set (one-word swaps) and the rewritten set (--preset
+    paraphrase) hold, each asked three ways -- the original, its swap, its rewrite -- so the two sets' drops
+    are measured on the same originals; from each run's predictions and the sets' original.json (gold
+    answers). Empty unless both sets were scored."""
+    from paraguide.evaluate.metrics import squad_scores
+
+    if not all((out / kind / "original.json").exists() for kind in ("para", "rewrite")):
+        return {}
+    gold = {}
+    for kind in ("para", "rewrite"):
+        data = json.loads((out / kind / "original.json").read_text(encoding="utf-8"))["data"]
+        gold[kind] = {q["id"]: [a["text"] for a in q["answers"]] for a in data for p in a["paragraphs"]
+                      for q in p["qas"]}  # fmt: skip
+    ids = sorted(set(gold["para"]) & set(gold["rewrite"]))
+    refs = {i: gold["para"][i] for i in ids}
+    rows: dict = {"questions": len(ids)}
+    for data in kinds:
+        scores: dict[str, list[float]] = {"original": [], "swap": [], "rewrite": []}
+        for s in seeds:
+            run = out / f"qa-{data}-{s}"
+            read = {name: json.loads((run / f"predictions_{name}.json").read_text(encoding="utf-8"))
+                    for name in ("para-original", "para-paraphrased", "rewrite-paraphrased")}  # fmt: skip
+            # paraphrased ids are the original's with a suffix (id_map.json); score each under the original's id
+            para = {v: read["para-paraphrased"][k] for k, v in _id_map(out / "para").items() if v in refs}
+            rewrite = {
+                v: read["rewrite-paraphrased"][k] for k, v in _id_map(out / "rewrite").items() if v in refs
+            }
+            scores["original"].append(squad_scores({i: read["para-original"][i] for i in ids}, refs)["f1"])
+            scores["swap"].append(squad_scores(para, refs)["f1"])
+            scores["rewrite"].append(squad_scores(rewrite, refs)["f1"])
+        if scores["original"]:
+            rows[data] = {k: spread(v) for k, v in scores.items()} | {
+                f"{k}-drop": spread([o - x for o, x in zip(scores["original"], scores[k], strict=True)])
+                for k in ("swap", "rewrite")
+            }
+    return rows
+
+
+def _id_map(testset: Path) -> dict[str, str]:
+    return json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
 
 
 def collect_traps(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
@@ -126,17 +173,29 @@ def markdown(table: dict) -> str:
     dev_name = "DuReader-robust dev" if setup.get("lang") == "zh" else "SQuAD dev"
     if setup.get("dev_questions"):
         dev_name += f" ({setup['dev_questions']:,} q.)"
-    head = (f"| training data | {dev_name} EM / F1 | paraphrased set: original F1 | paraphrased F1 | drop | "
-            "adversarial set: original F1 | adversarial F1 | drop |")  # fmt: skip
-    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 8 + "|"]
+    # the paraphrased and adversarial columns always (the recorded layout), the rewritten set's where it ran
+    shown = [
+        k for k in KINDS if k != "rewrite" or any(f"{k}-original" in r for r in table["training"].values())
+    ]
+    head = f"| training data | {dev_name} EM / F1 | " + " | ".join(
+        f"{TITLES[k]}: original F1 | {TITLES[k].split()[0]} F1 | drop" for k in shown) + " |"  # fmt: skip
+    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head,
+             "|---" * (2 + 3 * len(shown)) + "|"]  # fmt: skip
     label = {"control": "original, as many steps as augmented"}
     for data, row in table["training"].items():
         dev = f"{cell(row, 'dev', 'exact_match')} / {cell(row, 'dev')}"
-        lines.append(
-            f"| {label.get(data, data)} | {dev} | {cell(row, 'para-original')} | {cell(row, 'para-paraphrased')} | "
-            f"{cell(row, 'para-drop-f1', 'f1') if 'para-drop-f1' in row else '–'} | {cell(row, 'adv-original')} | "
-            f"{cell(row, 'adv-paraphrased')} | {cell(row, 'adv-drop-f1', 'f1') if 'adv-drop-f1' in row else '–'} |"
-        )
+        cells = [f"{cell(row, f'{k}-original')} | {cell(row, f'{k}-paraphrased')} | {cell(row, f'{k}-drop-f1')}"
+                 for k in shown]  # fmt: skip
+        lines.append(f"| {label.get(data, data)} | {dev} | " + " | ".join(cells) + " |")
+    if common := table.get("same_originals"):
+        lines += ["", f"the same {common['questions']:,} original questions, asked three ways (F1):", "",
+                  "| training data | original | one-word swap | drop | rewrite | drop |", "|---" * 6 + "|"]  # fmt: skip
+        for data, row in common.items():
+            if data != "questions":
+                lines.append(
+                    f"| {label.get(data, data)} | {cell(row, 'original')} | {cell(row, 'swap')} | "
+                    f"{cell(row, 'swap-drop')} | {cell(row, 'rewrite')} | {cell(row, 'rewrite-drop')} |"
+                )
     if table["dpr"]:
         lines += ["", "different-prediction ratio (%): " + ", ".join(
             f"{k} {v['mean']:.2f} ± {v['sd']:.2f}" for k, v in table["dpr"].items())]  # fmt: skip

@@ -16,6 +16,9 @@
 #                                                             # steps as the augmented run (qa_seeds.sh)
 #   N=87599 DEV_N=0 EPOCHS=2 LEN=384 LR=5e-5 SEEDS="42 43 44" bash recipes/experiments/qa_squad.sh   # a GPU: all
 #   ACCELERATE="accelerate launch --multi_gpu --num_processes 4" bash recipes/experiments/qa_squad.sh
+#   REWRITE=1 AUG_PRESET=paraphrase N=3000 DEV_N=3000 EPOCHS=1 OUT=runs/exp/qa-en-rewrite \
+#       bash recipes/experiments/qa_squad.sh    # also the set the pretrained paraphraser rewrites (--preset
+#                                               # paraphrase), and the training sample augmented with its rewrites
 #
 # Then: python recipes/experiments/collect.py $OUT  (the table, mean and spread over seeds).
 set -euo pipefail
@@ -31,6 +34,9 @@ STRIDE=${STRIDE:-$((LEN / 3))}   # overlap of the windows of a long context (tra
 BATCH=${BATCH:-16}
 LR=${LR:-1e-4}               # few steps on a small sample (~130 a run); 5e-5 (transformers' default) on all
 MODEL=${MODEL:-}             # a local checkpoint folder; empty: the bundled all-MiniLM-L6-v2
+REWRITE=${REWRITE:-0}        # 1: also the test set that build-testset --preset paraphrase writes ("rewrite":
+                             # the pretrained paraphraser's rewrites, the deepest change kept), from the same questions
+AUG_PRESET=${AUG_PRESET:-substitute}  # the preset augment paraphrases the training sample with
 ADV=${ADV:-0}                # 1: also the adversarial test set (off: readers judged ~2 % of its questions
                              # fluent and the same question, reading s in docs/build.md)
 SAVE_STEPS=${SAVE_STEPS:-50}  # checkpoint every N steps (what a resumed run continues from)
@@ -48,11 +54,15 @@ fi
 # --resume on a missing folder starts the run; on a finished one it only writes the files again
 $BIN/paraguide build-testset --quiet --squad "$DEV" --out "$OUT/para" --resume
 sets=(para)
+if [ "$REWRITE" = 1 ]; then
+    $BIN/paraguide build-testset --quiet --squad "$DEV" --preset paraphrase --out "$OUT/rewrite" --resume
+    sets+=(rewrite)
+fi
 if [ "$ADV" = 1 ]; then
     $BIN/paraguide build-testset --quiet --squad "$DEV" --adversarial --out "$OUT/adv" --resume
     sets+=(adv)
 fi
-$BIN/paraguide augment --quiet --squad "$OUT/train.json" --out "$OUT/aug" --resume
+$BIN/paraguide augment --quiet --squad "$OUT/train.json" --preset "$AUG_PRESET" --out "$OUT/aug" --resume
 
 model=()
 [ -n "$MODEL" ] && model=(--model_name_or_path "$MODEL")
