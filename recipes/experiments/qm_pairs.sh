@@ -11,6 +11,8 @@
 #                                                 # a run, 9-15 augmented; 8 runs; paraphrasing: minutes)
 #   DATASETS=mrpc SEEDS="42 43 44" bash recipes/experiments/qm_pairs.sh
 #   LCQMC_N=0 LCQMC_MODEL=/models/bert-base-chinese LCQMC_LR=3e-5 bash recipes/experiments/qm_pairs.sh  # GPU
+#   PRESET=paraphrase DATASETS=lcqmc LCQMC_AUG_N=5000 OUT=runs/exp/qm-rewrite bash recipes/experiments/qm_pairs.sh
+#                                                 # the pretrained paraphraser's rewrites (test set and augmentation)
 #
 # Per data set X (LCQMC, MRPC): X_TRAIN, X_TEST (the files), X_N (train pairs, a seeded sample; 0: all),
 # X_TEST_N (test pairs the paraphrased set is built from; 0: all), X_AUG_N (paraphrases added; empty: every
@@ -30,6 +32,7 @@ SEEDS=${SEEDS:-"42 43"}
 EPOCHS=${EPOCHS:-3}
 BATCH=${BATCH:-32}
 SIDE=${SIDE:-a}
+PRESET=${PRESET:-substitute}  # the build-testset / augment preset: substitute (the default), paraphrase (rewrites)
 SIZE=${SIZE:-small}          # --from_scratch tiny|small|base, for LCQMC when no LCQMC_MODEL
 SAVE_STEPS=${SAVE_STEPS:-100}  # checkpoint every N steps (what a resumed run continues from)
 LCQMC_TRAIN=${LCQMC_TRAIN:-$D/lcqmc/train.tsv.gz}
@@ -69,9 +72,9 @@ for name in $DATASETS; do
         para_in="$dir/test-sample.tsv"
     fi
     # --resume on a missing folder starts the run; on a finished one it only writes the files again
-    $BIN/paraguide build-testset --quiet --pairs "$para_in" --lang $lang --side "$SIDE" --out "$dir/para" --resume
+    $BIN/paraguide build-testset --quiet --pairs "$para_in" --lang $lang --side "$SIDE" --preset "$PRESET" --out "$dir/para" --resume
     aug_n=$(v AUG_N)
-    $BIN/paraguide augment --quiet --pairs "$train" --lang $lang --side "$SIDE" ${aug_n:+--n "$aug_n"} --out "$dir/aug" --resume
+    $BIN/paraguide augment --quiet --pairs "$train" --lang $lang --side "$SIDE" --preset "$PRESET" ${aug_n:+--n "$aug_n"} --out "$dir/aug" --resume
 
     model=()
     if [ -n "$(v MODEL)" ]; then
