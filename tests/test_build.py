@@ -119,30 +119,6 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
         QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True, free=True)
 
 
-def test_distance_selection_prefers_the_rewrite_that_words_it_unlike_the_passage(tagger):
-    """select="distance": of the accepted rewrites the one that says fewest of the passage's content words
-    (then the deepest); without a passage it is depth."""
-    q = "What year was the music hall designed?"
-    context = "The music hall was designed in 1871 by Francis Fowke."
-    table = {q: [("planned", "designed", (6, 7))]}
-    outputs = {
-        (q, None): "The music hall was designed in what year?",  # the deepest, but the passage's own words
-        (q, "planned"): "What year was the music hall planned?",  # "planned": not the passage's word
-    }
-    chain = FilterChain([DiffersFromSource(), KeepsQuestionType(), KeepsContent()])
-
-    def picked(select, item):
-        generate = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, top_k=1,
-                                       in_place=False, free=True, select=select)  # fmt: skip
-        return _json(generate([item]))[0]["paraphrase"]
-
-    assert picked("depth", Item("a", q, context=context)) == "The music hall was designed in what year?"
-    assert picked("distance", Item("a", q, context=context)) == "What year was the music hall planned?"
-    assert picked("distance", Item("a", q)) == "The music hall was designed in what year?"
-    with pytest.raises(ValueError, match="select must be first, depth, distance, not 'deepest'"):
-        QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, select="deepest")
-
-
 def test_rewrite_filters_and_question_word_swaps():
     from paraguide.score.filters import Candidate, question_type
     from paraguide.text.edits import function_words_only, question_word_only

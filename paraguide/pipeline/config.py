@@ -71,7 +71,7 @@ LANG_PRESETS = {
     ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
-SELECTIONS = ("first", "depth", "distance")
+SELECTIONS = ("first", "depth")
 DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
 USES = ("testset", "augment", "adversarial")
 
@@ -144,10 +144,8 @@ class GeneratorConfig:
         "person, tense) (default: the preset's)"
     )
     select: str | None = option(
-        "which accepted candidate: first (in-place, then the source's order, then seeded), depth (the one "
-        "that changes the question most; question-word-only swaps last) or distance (as depth, but fewest of "
-        "the passage's content words first: a rewrite a QA model cannot match word for word to the passage) "
-        "(default: the preset's)"
+        "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "
+        "that changes the question most; question-word-only swaps last) (default: the preset's)"
     )
     top_k: int = option("suggestions tried per question and step", 3, minimum=1)
     steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)

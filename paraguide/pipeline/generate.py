@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from paraguide.arguments import texts
 from paraguide.model.paraphraser import Paraphraser
-from paraguide.pipeline.config import SELECTIONS, GeneratorConfig
+from paraguide.pipeline.config import GeneratorConfig
 from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
@@ -65,12 +65,9 @@ class QuestionParaphraser:
         the question, and drops those below ``rank_threshold`` -- WordNet's other senses ("date" ->
         "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
         rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
-        then a seeded draw), "depth" (the accepted candidate that changes the question most by token edit
+        then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
-        passed) or "distance" (as depth, but among the candidates of the same kind of change the one that
-        keeps fewest of the passage's content words, then the deepest: a QA model matches the question's
-        words to the passage's, so a rewrite that words it as the passage does not is the one that tests
-        whether the model understood it; questions without a passage: depth)."""
+        passed)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -79,8 +76,8 @@ class QuestionParaphraser:
             raise ValueError(f"nbest {nbest} needs a paraphraser")
         if nbest > num_beams:
             raise ValueError(f"nbest ({nbest}) cannot exceed num_beams ({num_beams})")
-        if select not in SELECTIONS:
-            raise ValueError(f"select must be {', '.join(SELECTIONS)}, not {select!r}")
+        if select not in ("first", "depth"):
+            raise ValueError(f"select must be first or depth, not {select!r}")
         if free and not nbest:
             raise ValueError("free rewrites need the paraphraser (nbest at least 1)")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
@@ -226,10 +223,9 @@ class QuestionParaphraser:
         for i, cs in candidates.items():
             drops[i].update(c.dropped_by for c in cs if c.dropped_by)
             accepted = [c for c in cs if c.dropped_by is None]
-            if accepted and self.select in ("depth", "distance"):
+            if accepted and self.select == "depth":
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
-                context = items[i].context if self.select == "distance" else None
-                pick = max(accepted, key=lambda c: (*_depth(c, context), rng.random()))
+                pick = max(accepted, key=lambda c: (*_depth(c), rng.random()))
                 chosen[i] = self._choice(pick, step, len(cs), len(accepted))
                 outcomes[i].steps.append(chosen[i])
                 self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
@@ -365,16 +361,14 @@ class QuestionParaphraser:
         return best.dropped_by, best.reason
 
 
-def _depth(c: Candidate, context: str | None = None) -> tuple[bool, bool, int, float]:
+def _depth(c: Candidate) -> tuple[bool, bool, float]:
     """How much a candidate changes its question: (not a question-word-only swap, not a change of function
-    words alone, minus the passage's content words it says when ``context`` is given, token edit rate) -- a
-    particle added (的, 啊) or an article dropped rephrases nothing."""
-    from paraguide.text.edits import edit_rate, function_words_only, passage_words, question_word_only
+    words alone, token edit rate) -- a particle added (的, 啊) or an article dropped rephrases nothing."""
+    from paraguide.text.edits import edit_rate, function_words_only, question_word_only
 
     return (
         not question_word_only(c.source, c.text, c.lang),
         not function_words_only(c.source, c.text, c.lang),
-        -len(passage_words(c.text, context, c.lang)) if context else 0,
         edit_rate(c.source, c.text, c.lang),
     )
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from paraguide.text.tokenize import tokenize
 
 
@@ -87,22 +85,3 @@ def function_words_only(original: str, rewrite: str, lang: str = "en") -> bool:
     if a == b:
         return False
     return [t for t in a if t not in stop] == [t for t in b if t not in stop]
-
-
-def passage_words(question: str, passage: str, lang: str = "en") -> set[str]:
-    """The question's content words (lower-cased, stop words aside) that its passage says too: what a QA
-    model can match without understanding the question. Chinese words are looked up as substrings, since
-    jieba may cut the passage differently."""
-    from paraguide.text.stopwords import is_word, load_stopwords
-
-    stop = load_stopwords(lang)
-    words = {t.lower() for t in tokenize(question, lang) if is_word(t) and t.lower() not in stop}
-    if lang == "zh":
-        return {w for w in words if w in passage}
-    return words & _passage_tokens(passage, lang)
-
-
-@lru_cache(maxsize=256)
-def _passage_tokens(passage: str, lang: str) -> frozenset[str]:
-    # cached: every candidate of a question, and every question of a paragraph, read the same passage
-    return frozenset(t.lower() for t in tokenize(passage, lang))
