@@ -16,19 +16,14 @@ import json
 import statistics
 from pathlib import Path
 
+from paraguide.data.squad import SquadReader
 from paraguide.evaluate.metrics import f1
 from paraguide.text.edits import function_words_only, question_word_only
 from paraguide.text.stopwords import is_word, load_stopwords
 from paraguide.text.tokenize import tokenize
 
 
-def _questions(path: Path) -> dict[str, tuple[str, list[str], str]]:
-    data = json.loads(path.read_text(encoding="utf-8"))["data"]
-    return {q["id"]: (q["question"], [a["text"] for a in q["answers"]], p["context"])
-            for a in data for p in a["paragraphs"] for q in p["qas"]}  # fmt: skip
-
-
-def _passage_words(question: str, context: set[str], stop: set[str]) -> set[str]:
+def _passage_words(question: str, context: frozenset[str], stop: set[str]) -> set[str]:
     return {
         w for t in tokenize(question, "en") if is_word(t) and (w := t.lower()) not in stop and w in context
     }
@@ -49,15 +44,17 @@ def main() -> None:
     ap.add_argument("--result", required=True, help="where the JSON goes")
     args = ap.parse_args()
     testset, run = Path(args.testset), Path(args.run)
-    originals = _questions(testset / "original.json")
-    paraphrases = {k: v[0] for k, v in _questions(testset / "paraphrased.json").items()}
+    originals = {r["id"]: r for r in SquadReader(testset / "original.json")}
+    paraphrases = {r["id"]: r["question"] for r in SquadReader(testset / "paraphrased.json")}
     id_map = json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
     before = json.loads((run / f"predictions_{args.name}-original.json").read_text(encoding="utf-8"))
     after = json.loads((run / f"predictions_{args.name}-paraphrased.json").read_text(encoding="utf-8"))
     stop = load_stopwords("en")
     groups: dict[str, dict[str, list[float]]] = {"change": {}, "passage_words_lost": {}}
+    passages: dict[str, frozenset[str]] = {}  # a passage's words, read once for all its questions
     for pid, oid in id_map.items():
-        question, answers, context = originals[oid]
+        question, context = originals[oid]["question"], originals[oid]["context"]
+        answers = [a["text"] for a in originals[oid]["answers"]]
         paraphrase = paraphrases[pid]
         drop = 100 * (f1(before[oid], answers) - f1(after[pid], answers))
         if question_word_only(question, paraphrase, "en"):
@@ -66,7 +63,9 @@ def main() -> None:
             change = "function words only"
         else:
             change = "content words"
-        words = {t.lower() for t in tokenize(context, "en")}
+        if context not in passages:
+            passages[context] = frozenset(t.lower() for t in tokenize(context, "en"))
+        words = passages[context]
         lost = len(_passage_words(question, words, stop)) - len(_passage_words(paraphrase, words, stop))
         for dim, key in (("change", change), ("passage_words_lost", "1 or more" if lost > 0 else "none")):
             groups[dim].setdefault(key, []).append(drop)

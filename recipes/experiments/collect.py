@@ -111,6 +111,11 @@ def collect_common(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
                       for q in p["qas"]}  # fmt: skip
     ids = sorted(set(gold["para"]) & set(gold["rewrite"]))
     refs = {i: gold["para"][i] for i in ids}
+    # paraphrased ids are the original's with a suffix (id_map.json): each set's paraphrase id of every original
+    paraphrase_id = {
+        kind: {o: p for p, o in json.loads((out / kind / "id_map.json").read_text(encoding="utf-8")).items()}
+        for kind in ("para", "rewrite")
+    }
     rows: dict = {"questions": len(ids)}
     for data in kinds:
         scores: dict[str, list[float]] = {"original": [], "swap": [], "rewrite": []}
@@ -118,24 +123,19 @@ def collect_common(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
             run = out / f"qa-{data}-{s}"
             read = {name: json.loads((run / f"predictions_{name}.json").read_text(encoding="utf-8"))
                     for name in ("para-original", "para-paraphrased", "rewrite-paraphrased")}  # fmt: skip
-            # paraphrased ids are the original's with a suffix (id_map.json); score each under the original's id
-            para = {v: read["para-paraphrased"][k] for k, v in _id_map(out / "para").items() if v in refs}
-            rewrite = {
-                v: read["rewrite-paraphrased"][k] for k, v in _id_map(out / "rewrite").items() if v in refs
+            asked = {
+                "original": {i: read["para-original"][i] for i in ids},
+                "swap": {i: read["para-paraphrased"][paraphrase_id["para"][i]] for i in ids},
+                "rewrite": {i: read["rewrite-paraphrased"][paraphrase_id["rewrite"][i]] for i in ids},
             }
-            scores["original"].append(squad_scores({i: read["para-original"][i] for i in ids}, refs)["f1"])
-            scores["swap"].append(squad_scores(para, refs)["f1"])
-            scores["rewrite"].append(squad_scores(rewrite, refs)["f1"])
+            for way, predictions in asked.items():
+                scores[way].append(squad_scores(predictions, refs)["f1"])
         if scores["original"]:
             rows[data] = {k: spread(v) for k, v in scores.items()} | {
                 f"{k}-drop": spread([o - x for o, x in zip(scores["original"], scores[k], strict=True)])
                 for k in ("swap", "rewrite")
             }
     return rows
-
-
-def _id_map(testset: Path) -> dict[str, str]:
-    return json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
 
 
 def collect_traps(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
