@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from recipes.experiments.collect import collect, collect_qm, kind_of, markdown  # noqa: E402
+from recipes.experiments.collect import collect, collect_qm, kind_of, markdown, markdown_qm  # noqa: E402
 
 
 def _qa_run(folder: Path, dev_f1: float, orig_f1: float, para_f1: float, steps: int, questions: int) -> None:
@@ -194,3 +194,49 @@ def test_subset_is_seeded_and_keeps_whole_pairs(tmp_path):
     assert outs[0] == outs[1]
     lines = outs[0].splitlines()
     assert len(lines) == 7 and set(lines) <= set(pairs.read_text(encoding="utf-8").splitlines())
+
+
+def test_qm_table_with_the_rewritten_set_the_control_and_the_same_pairs_asked_three_ways(tmp_path):
+    """qm_pairs.sh with REWRITE=1 CONTROL=1: a table per test set (para/, rewrite/) with the control row,
+    and accuracy on the pairs both sets hold (matched through id_map.json), asked three ways."""
+    sets = ("test", "original", "paraphrased", "rewrite-original", "rewrite-paraphrased")
+    for data, seed, acc in (("original", 1, 80.0), ("original", 2, 82.0), ("augmented", 1, 84.0),
+                            ("augmented", 2, 84.0), ("control", 1, 81.0), ("control", 2, 81.0)):  # fmt: skip
+        folder = tmp_path / f"qm-{data}-{seed}"
+        folder.mkdir()
+        test = {name: {"accuracy": acc - i, "f1": acc - i - 1, "total": 3} for i, name in enumerate(sets)}
+        results = {"model": "m", "train_samples": 10, "epochs": 3, "steps": 7, "test": test}
+        (folder / "all_results.json").write_text(json.dumps(results))
+        # para/ holds input pairs 1-3 (gold 1 0 1), rewrite/ pairs 2-4: the common pairs are 2 and 3
+        swap = "1 1 1" if data == "original" else "1 0 1"  # the original model gets pair 2's swap wrong
+        for name, labels in (("original", "1 0 1"), ("paraphrased", swap), ("rewrite-paraphrased", "0 0 1")):
+            (folder / f"predictions_{name}.tsv").write_text("\n".join(labels.split()) + "\n")
+    (tmp_path / "para").mkdir()
+    (tmp_path / "rewrite").mkdir()
+    (tmp_path / "para" / "id_map.json").write_text(json.dumps({"1": 1, "2": 2, "3": 3}))
+    (tmp_path / "rewrite" / "id_map.json").write_text(json.dumps({"1": 2, "2": 3, "3": 4}))
+    (tmp_path / "para" / "original.tsv").write_text("a1\tb1\t1\na2\tb2\t0\na3\tb3\t1\n")
+    for seed in (1, 2):
+        _report(tmp_path / f"report-{seed}", 10.0, 5.0)
+        _report(tmp_path / f"report-rewrite-{seed}", 20.0, 8.0 + seed)
+        _report(tmp_path / f"report-rewrite-control-{seed}", 30.0 + seed, 0.0)
+    table = collect_qm(tmp_path)
+    original, control = table["training"]["original"], table["training"]["control"]
+    assert original["rewrite-drop"]["accuracy"] == {"mean": 1.0, "sd": 0.0, "n": 2}
+    assert original["rewrite-dpr"] == {"mean": 20.0, "sd": 0.0, "n": 2}
+    assert table["training"]["augmented"]["rewrite-dpr"] == {"mean": 9.5, "sd": 0.71, "n": 2}
+    assert control["rewrite-dpr"] == {"mean": 31.5, "sd": 0.71, "n": 2}
+    assert "dpr" not in control  # report-control-SEED missing: no para DPR for the control
+    assert table["setup"]["steps"] == {"original": 7, "augmented": 7, "control": 7}
+    common = table["same_originals"]
+    assert common["pairs"] == 2
+    # pair 2 (gold 0): swap 1 for the original model; pair 3 (gold 1): rewrite 0 for every model
+    assert common["original"]["swap"]["mean"] == 50.0 and common["augmented"]["swap"]["mean"] == 100.0
+    assert common["control"]["rewrite-drop"] == {"mean": 50.0, "sd": 0.0, "n": 2}
+    text = markdown_qm(table)
+    assert "| training data | test acc / F1 | rewritten set: original acc / F1 |" in text
+    assert "the same 2 original pairs, asked three ways (accuracy):" in text
+    assert (
+        "| original, as many steps as augmented | 100.00 ± 0.00 | 100.00 ± 0.00 | 0.00 ± 0.00 | 50.00 ± 0.00 | 50.00 ± 0.00 |"
+        in text
+    )

@@ -24,7 +24,7 @@ from pathlib import Path
 KINDS = ("para", "rewrite", "adv")  # qa_squad.sh's test sets: substitute, --preset paraphrase, --adversarial
 SETS = ("dev", *(f"{kind}-{side}" for kind in KINDS for side in ("original", "paraphrased")))
 TITLES = {"para": "paraphrased set", "rewrite": "rewritten set", "adv": "adversarial set"}
-QM_SETS = ("test", "original", "paraphrased")
+QM_SETS = ("test", "original", "paraphrased", "rewrite-original", "rewrite-paraphrased")
 QM_METRICS = ("accuracy", "f1")
 
 
@@ -214,29 +214,42 @@ def markdown(table: dict) -> str:
 
 
 def collect_qm(out: Path) -> dict:
-    """The QM table of one data set's folder (qm_pairs.sh's OUT/NAME)."""
-    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}}
+    """The QM table of one data set's folder (qm_pairs.sh's OUT/NAME): per training (original, augmented,
+    and the same-steps control where every seed has one) accuracy / F1 on the test set and on each test set's
+    original and paraphrased pairs (para/: PRESET's, rewrite/: REWRITE=1's), the drops and the DPR; with both
+    sets, accuracy on the pairs both hold, asked three ways."""
+    runs: dict[str, dict[int, dict]] = {"original": {}, "augmented": {}, "control": {}}
     for folder in sorted(out.glob("qm-*-*")):
-        match = re.fullmatch(r"qm-(original|augmented)-(\d+)", folder.name)
+        match = re.fullmatch(r"qm-(original|augmented|control)-(\d+)", folder.name)
         if match and (folder / "all_results.json").exists():
             runs[match[1]][int(match[2])] = json.loads((folder / "all_results.json").read_text())
     seeds = sorted(set(runs["original"]) & set(runs["augmented"]))
+    kinds = (
+        ("original", "augmented", "control")
+        if seeds and set(seeds) <= set(runs["control"])
+        else ("original", "augmented")
+    )
     table: dict = {"kind": "qm", "seeds": seeds, "training": {}}
-    for data in ("original", "augmented"):
+    for data in kinds:
         row = {}
         for name in QM_SETS:
             scores = [runs[data][s]["test"][name] for s in seeds if name in runs[data][s]["test"]]
             if scores:
                 row[name] = {m: spread([x[m] for x in scores]) for m in QM_METRICS}
-        drops = {m: [runs[data][s]["test"]["original"][m] - runs[data][s]["test"]["paraphrased"][m]
-                     for s in seeds if {"original", "paraphrased"} <= set(runs[data][s]["test"])]
-                 for m in QM_METRICS}  # fmt: skip
-        if drops["accuracy"]:
-            row["drop"] = {m: spread(v) for m, v in drops.items()}
-        when = "before" if data == "original" else "after"
-        if dpr := dprs(out, "report", seeds, when):
-            row["dpr"] = spread(dpr)
+        for prefix in ("", "rewrite-"):  # para/ then rewrite/
+            tests = [runs[data][s]["test"] for s in seeds]
+            tests = [t for t in tests if {f"{prefix}original", f"{prefix}paraphrased"} <= set(t)]
+            if tests:
+                row[f"{prefix}drop"] = {m: spread([t[f"{prefix}original"][m] - t[f"{prefix}paraphrased"][m]
+                                                   for t in tests]) for m in QM_METRICS}  # fmt: skip
+            # evaluate's reports: report[-rewrite]-SEED (before/after retraining), report[-rewrite]-control-SEED
+            report = "report" + ("-rewrite" if prefix else "") + ("-control" if data == "control" else "")
+            when = "after" if data == "augmented" else "before"
+            if len(dpr := dprs(out, report, seeds, when)) == len(seeds):
+                row[f"{prefix}dpr"] = spread(dpr)
         table["training"][data] = row
+    if common := collect_qm_common(out, seeds, kinds):
+        table["same_originals"] = common
     if seeds:
         first = runs["original"][seeds[0]]
         table["setup"] = {
@@ -244,10 +257,46 @@ def collect_qm(out: Path) -> dict:
             "train_pairs": first.get("train_samples"),
             "augmented_train_pairs": runs["augmented"][seeds[0]].get("train_samples"),
             "epochs": first.get("epochs"),
+            "steps": {data: runs[data][seeds[0]].get("steps") for data in kinds},
             "test_pairs": first["test"].get("test", {}).get("total"),
             "paraphrased_pairs": first["test"].get("paraphrased", {}).get("total"),
+            "rewritten_pairs": first["test"].get("rewrite-paraphrased", {}).get("total"),
         }
     return table
+
+
+def collect_qm_common(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> dict:
+    """Accuracy on the pairs both the paraphrased set (para/) and the rewritten set (rewrite/) hold, each
+    asked three ways -- the original, the swap, the rewrite -- from each run's predictions_NAME.tsv (one label
+    a line) and the sets' original.tsv (gold labels, last column); pairs are matched by the input line
+    id_map.json gives each. Empty unless both sets were scored."""
+    sets = ("para", "rewrite")
+    if not all((out / kind / "id_map.json").exists() for kind in sets):
+        return {}
+    # id_map.json: line of the set's files (from 1) -> line of the input both sets were built from
+    line_of = {kind: {int(v): int(k) - 1 for k, v in json.loads((out / kind / "id_map.json").read_text()).items()}
+               for kind in sets}  # fmt: skip
+    common = sorted(set(line_of["para"]) & set(line_of["rewrite"]))
+    gold_lines = (out / "para" / "original.tsv").read_text(encoding="utf-8").splitlines()
+    gold = [gold_lines[line_of["para"][i]].rsplit("\t", 1)[-1] for i in common]
+    files = {"original": "original", "swap": "paraphrased", "rewrite": "rewrite-paraphrased"}  # way -> NAME
+    rows: dict = {"pairs": len(common)}
+    for data in kinds:
+        runs = [out / f"qm-{data}-{s}" for s in seeds]
+        if not common or not all((r / f"predictions_{f}.tsv").exists() for r in runs for f in files.values()):
+            continue
+        scores: dict[str, list[float]] = {way: [] for way in files}
+        for run in runs:
+            for way, name in files.items():
+                predicted = (run / f"predictions_{name}.tsv").read_text(encoding="utf-8").splitlines()
+                at = line_of["rewrite" if way == "rewrite" else "para"]
+                right = sum(predicted[at[i]] == g for i, g in zip(common, gold, strict=True))
+                scores[way].append(100.0 * right / len(common))
+        rows[data] = {k: spread(v) for k, v in scores.items()} | {
+            f"{k}-drop": spread([o - x for o, x in zip(scores["original"], scores[k], strict=True)])
+            for k in ("swap", "rewrite")
+        }
+    return rows if len(rows) > 1 else {}
 
 
 def markdown_qm(table: dict) -> str:
@@ -257,12 +306,28 @@ def markdown_qm(table: dict) -> str:
         v = row[name][metric] if metric in row[name] else row[name]
         return f"{v['mean']:.2f} ± {v['sd']:.2f}"
 
-    head = ("| training data | test acc / F1 | paraphrased set: original acc / F1 | paraphrased acc / F1 | "
-            "drop acc / F1 | DPR (%) |")  # fmt: skip
-    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}", "", head, "|---" * 6 + "|"]
-    for data, row in table["training"].items():
-        pair = [f"{cell(row, n, 'accuracy')} / {cell(row, n, 'f1')}" for n in (*QM_SETS, "drop")]
-        lines.append(f"| {data} | {' | '.join(pair)} | {cell(row, 'dpr', 'dpr')} |")
+    label = {"control": "original, as many steps as augmented"}
+    lines = [f"seeds: {', '.join(map(str, table['seeds'])) or 'none finished'}"]
+    rewritten = any("rewrite-original" in row for row in table["training"].values())
+    for prefix, title in (("", "paraphrased set"), ("rewrite-", "rewritten set"))[: 1 + rewritten]:
+        head = (f"| training data | test acc / F1 | {title}: original acc / F1 | {title.split()[0]} acc / F1 | "
+                "drop acc / F1 | DPR (%) |")  # fmt: skip
+        lines += ["", head, "|---" * 6 + "|"]
+        for data, row in table["training"].items():
+            names = ("test", f"{prefix}original", f"{prefix}paraphrased", f"{prefix}drop")
+            pair = [f"{cell(row, n, 'accuracy')} / {cell(row, n, 'f1')}" for n in names]
+            lines.append(
+                f"| {label.get(data, data)} | {' | '.join(pair)} | {cell(row, f'{prefix}dpr', 'dpr')} |"
+            )
+    if common := table.get("same_originals"):
+        lines += ["", f"the same {common['pairs']:,} original pairs, asked three ways (accuracy):", "",
+                  "| training data | original | one-word swap | drop | rewrite | drop |", "|---" * 6 + "|"]  # fmt: skip
+        for data, row in common.items():
+            if data != "pairs":
+                lines.append(
+                    f"| {label.get(data, data)} | {cell(row, 'original', '')} | {cell(row, 'swap', '')} | "
+                    f"{cell(row, 'swap-drop', '')} | {cell(row, 'rewrite', '')} | {cell(row, 'rewrite-drop', '')} |"
+                )
     return "\n".join(lines)
 
 

@@ -13,6 +13,9 @@
 #   LCQMC_N=0 LCQMC_MODEL=/models/bert-base-chinese LCQMC_LR=3e-5 bash recipes/experiments/qm_pairs.sh  # GPU
 #   PRESET=paraphrase DATASETS=lcqmc LCQMC_AUG_N=5000 OUT=runs/exp/qm-rewrite bash recipes/experiments/qm_pairs.sh
 #                                                 # the pretrained paraphraser's rewrites (test set and augmentation)
+#   REWRITE=1 AUG_PRESET=paraphrase DATASETS=lcqmc LCQMC_AUG_N=5000 OUT=runs/exp/qm-rewrite bash recipes/experiments/qm_pairs.sh
+#                                                 # both test sets from the same pairs -- swaps (para/) and rewrites
+#                                                 # (rewrite/) -- and training augmented with rewrites
 #
 # Per data set X (LCQMC, MRPC): X_TRAIN, X_TEST (the files), X_N (train pairs, a seeded sample; 0: all),
 # X_TEST_N (test pairs the paraphrased set is built from; 0: all), X_AUG_N (paraphrases added; empty: every
@@ -32,7 +35,12 @@ SEEDS=${SEEDS:-"42 43"}
 EPOCHS=${EPOCHS:-3}
 BATCH=${BATCH:-32}
 SIDE=${SIDE:-a}
-PRESET=${PRESET:-substitute}  # the build-testset / augment preset: substitute (the default), paraphrase (rewrites)
+PRESET=${PRESET:-substitute}  # the build-testset preset of para/: substitute (the default), paraphrase (rewrites)
+AUG_PRESET=${AUG_PRESET:-$PRESET}  # the preset augment paraphrases the training pairs with
+CONTROL=${CONTROL:-0}        # 1: a third run per seed, qm-control-SEED: the original pairs for as many steps as
+                             # the augmented run took (a gain of augmentation told apart from one of more steps)
+REWRITE=${REWRITE:-0}        # 1: also the test set --preset paraphrase writes from the same pairs (rewrite/),
+                             # scored beside para/ (collect.py: the pairs both hold, asked three ways)
 SIZE=${SIZE:-small}          # --from_scratch tiny|small|base, for LCQMC when no LCQMC_MODEL
 SAVE_STEPS=${SAVE_STEPS:-100}  # checkpoint every N steps (what a resumed run continues from)
 LCQMC_TRAIN=${LCQMC_TRAIN:-$D/lcqmc/train.tsv.gz}
@@ -73,8 +81,13 @@ for name in $DATASETS; do
     fi
     # --resume on a missing folder starts the run; on a finished one it only writes the files again
     $BIN/paraguide build-testset --quiet --pairs "$para_in" --lang $lang --side "$SIDE" --preset "$PRESET" --out "$dir/para" --resume
+    tests=("test=$test" "original=$dir/para/original.tsv" "paraphrased=$dir/para/paraphrased.tsv")
+    if [ "$REWRITE" = 1 ]; then
+        $BIN/paraguide build-testset --quiet --pairs "$para_in" --lang $lang --side "$SIDE" --preset paraphrase --out "$dir/rewrite" --resume
+        tests+=("rewrite-original=$dir/rewrite/original.tsv" "rewrite-paraphrased=$dir/rewrite/paraphrased.tsv")
+    fi
     aug_n=$(v AUG_N)
-    $BIN/paraguide augment --quiet --pairs "$train" --lang $lang --side "$SIDE" --preset "$PRESET" ${aug_n:+--n "$aug_n"} --out "$dir/aug" --resume
+    $BIN/paraguide augment --quiet --pairs "$train" --lang $lang --side "$SIDE" --preset "$AUG_PRESET" ${aug_n:+--n "$aug_n"} --out "$dir/aug" --resume
 
     model=()
     if [ -n "$(v MODEL)" ]; then
@@ -82,12 +95,20 @@ for name in $DATASETS; do
     elif [ $lang = zh ]; then
         model=(--from_scratch "$SIZE")
     fi
+    runs=(original augmented)
+    [ "$CONTROL" = 1 ] && runs+=(control)
     for seed in $SEEDS; do
-        for data in original augmented; do
+        for data in "${runs[@]}"; do
             run="$dir/qm-$data-$seed"
             [ -f "$run/all_results.json" ] && continue
             file=$train
             [ $data = augmented ] && file="$dir/aug/train.tsv"
+            length=(--num_train_epochs "$EPOCHS")
+            if [ $data = control ]; then
+                steps=$($BIN/python -c 'import json, sys; print(json.load(open(sys.argv[1]))["steps"])' \
+                    "$dir/qm-augmented-$seed/all_results.json")
+                length=(--max_steps "$steps")
+            fi
             resume=()
             if [ -d "$run/checkpoints" ]; then
                 resume=(--resume)
@@ -95,8 +116,8 @@ for name in $DATASETS; do
                 resume=(--overwrite_output_dir)  # stopped before its first checkpoint: start again
             fi
             $RUN_QM recipes/qm/run_qm.py "${model[@]}" --train_file "$file" \
-                --test_files "test=$test" "original=$dir/para/original.tsv" "paraphrased=$dir/para/paraphrased.tsv" \
-                --output_dir "$run" --seed "$seed" --num_train_epochs "$EPOCHS" --max_seq_length "$(v LEN)" \
+                --test_files "${tests[@]}" \
+                --output_dir "$run" --seed "$seed" "${length[@]}" --max_seq_length "$(v LEN)" \
                 --per_device_train_batch_size "$BATCH" --learning_rate "$(v LR)" --save_steps "$SAVE_STEPS" "${resume[@]}"
         done
         $BIN/paraguide evaluate --testset "$dir/para" --out "$dir/report-$seed" --overwrite \
@@ -104,6 +125,23 @@ for name in $DATASETS; do
             --paraphrased "$dir/qm-original-$seed/predictions_paraphrased.tsv" \
             --after-original "$dir/qm-augmented-$seed/predictions_original.tsv" \
             --after-paraphrased "$dir/qm-augmented-$seed/predictions_paraphrased.tsv"
+        if [ -f "$dir/qm-control-$seed/all_results.json" ]; then
+            $BIN/paraguide evaluate --testset "$dir/para" --out "$dir/report-control-$seed" --overwrite \
+                --original "$dir/qm-control-$seed/predictions_original.tsv" \
+                --paraphrased "$dir/qm-control-$seed/predictions_paraphrased.tsv"
+        fi
+        if [ "$REWRITE" = 1 ]; then
+            $BIN/paraguide evaluate --testset "$dir/rewrite" --out "$dir/report-rewrite-$seed" --overwrite \
+                --original "$dir/qm-original-$seed/predictions_rewrite-original.tsv" \
+                --paraphrased "$dir/qm-original-$seed/predictions_rewrite-paraphrased.tsv" \
+                --after-original "$dir/qm-augmented-$seed/predictions_rewrite-original.tsv" \
+                --after-paraphrased "$dir/qm-augmented-$seed/predictions_rewrite-paraphrased.tsv"
+            if [ -f "$dir/qm-control-$seed/all_results.json" ]; then
+                $BIN/paraguide evaluate --testset "$dir/rewrite" --out "$dir/report-rewrite-control-$seed" --overwrite \
+                    --original "$dir/qm-control-$seed/predictions_rewrite-original.tsv" \
+                    --paraphrased "$dir/qm-control-$seed/predictions_rewrite-paraphrased.tsv"
+            fi
+        fi
     done
     $BIN/python recipes/experiments/collect.py "$dir"
 done
