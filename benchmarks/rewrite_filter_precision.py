@@ -5,7 +5,9 @@ which of the filters a rewrite can meet pay, judged by a reader who saw only the
 
 For every judged rewrite of ``causal_reading_<tag>`` (key + judgements): each filter's verdict on its own
 (rules; the bundled sim scorer and all-MiniLM-L6-v2 at their calibrated test-set thresholds; the bundled
-question LM's SLOR difference at its threshold), then chains. "good" = judged fluent and the same
+question LM's SLOR difference and the pretrained LM's (Gemma 3 270M, lm-gemma-LANG) mean log-probability and
+SLOR differences at their calibrated thresholds), then chains; and each fluency score's ROC-AUC against the
+judged "good" and "fluent". "good" = judged fluent and the same
 question. Per filter and language: how many pass, the precision among those that pass (the share good),
 the recall of the good ones, and the precision of what it drops (low is right: it drops bad ones).
 """
@@ -27,20 +29,22 @@ RESULTS = HERE / "results"
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument(
-        "--tag", required=True, action="append", help="a causal_reading tag with judgements (repeat to pool)"
+        "--tag",
+        required=True,
+        action="append",
+        help="a causal_reading tag with judgements, or a quality_reading one (reading_TAG: the accepted output "
+        "of a build; its paraphraser rewrites are read, in-place swaps left out) (repeat to pool)",
     )
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
+    from paraguide.score.fluency import BUNDLED
 
     key, judged = {}, {}
-    cols = ["fluent", "same", "rephrased"]
     for tag in args.tag:
-        stem = RESULTS / f"causal_reading_{tag}"
-        k = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
-        j = read_judgements(f"{stem}_judgements.tsv", k, cols, set(cols))
+        k, j = _judged(tag)
         key.update({f"{tag}:{i}": v for i, v in k.items()})
         judged.update({f"{tag}:{i}": v for i, v in j.items()})
     result = {}
@@ -49,7 +53,14 @@ def main(argv=None) -> int:
         if not items:
             continue
         cands = [
-            F.Candidate(key[i]["original"], key[i]["rewrite"], key[i]["suggestion"] or "", None, lang)
+            F.Candidate(
+                key[i]["original"],
+                key[i]["rewrite"],
+                key[i]["suggestion"] or "",
+                None,
+                lang,
+                matched=key[i].get("matched", ""),
+            )  # a build's record says what a suggestion replaced
             for i in items
         ]
         good = [judged[i]["fluent"] and judged[i]["same"] for i in items]
@@ -78,6 +89,21 @@ def main(argv=None) -> int:
         slor = fluency.score(pairs)
         t = default_threshold("fluency", "testset", lang)
         verdicts[f"fluency>={t} (testset)"] = [s >= t for s in slor]
+        # the pretrained LM (Gemma 3 270M, paraguide/models/lm-gemma-LANG): its folder's measure and
+        # calibrated test-set threshold, and SLOR at its own
+        fluent = [judged[i]["fluent"] for i in items]
+        aucs = {"fluency (bundled question LM)": _aucs(slor, good, fluent)}
+        gemma = FluencyScorer(BUNDLED / f"lm-gemma-{lang}", lang=lang)
+        texts = sorted({t for pair in pairs for t in pair})
+        scored = gemma.lm.log_probs(texts)  # one pass for both measures: (log P_LM, log P_unigram, tokens)
+        per_text = {"logprob": {t: lm / n for t, (lm, _, n) in zip(texts, scored, strict=True)},
+                    "slor": {t: (lm - uni) / n for t, (lm, uni, n) in zip(texts, scored, strict=True)}}  # fmt: skip
+        for measure, of in per_text.items():
+            gemma.measure = measure  # whose calibrated threshold
+            scores = [of[b] - of[a] for a, b in pairs]
+            t = round(gemma.threshold("testset"), 4)
+            verdicts[f"pretrained_fluency:{measure}>={t} (testset)"] = [s >= t for s in scores]
+            aucs[f"pretrained_fluency:{measure}"] = _aucs(scores, good, fluent)
         chains = {
             "rules": [n for n in verdicts if not any(x in n for x in ("keeps_content", "keeps_scope", ">="))],
         }
@@ -100,6 +126,9 @@ def main(argv=None) -> int:
         for name in list(chains):
             if "keeps_content" in name and "+" in name[-10:] or name.endswith(("sim", "embedding")):
                 chains[name + "+fluency"] = chains[name] + [flu]
+        gemma_t = [n for n in verdicts if n.startswith("pretrained_fluency:logprob")][0]
+        for name in [n for n in chains if n.endswith(("keeps_scope+sim", "keeps_scope+embedding"))]:
+            chains[name + "+pretrained_fluency"] = chains[name] + [gemma_t]
         for name, parts in chains.items():
             verdicts["chain: " + name] = [all(verdicts[p][k] for p in parts) for k in range(len(items))]
         rows = {}
@@ -113,10 +142,39 @@ def main(argv=None) -> int:
                 "good_among_dropped": round(sum(dropped) / len(dropped), 3) if dropped else None,
             }
         result[lang] = {"items": len(items), "good": sum(good), "base_rate": round(sum(good) / len(items), 3),
-                        "filters": rows, "chains": chains}  # fmt: skip
+                        "filters": rows, "chains": chains, "roc_auc": aucs}  # fmt: skip
         print(lang, json.dumps({k: v for k, v in rows.items()}, indent=0), file=sys.stderr)
     Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+def _judged(tag: str) -> tuple[dict, dict]:
+    """A reading's key (item -> lang, original, rewrite, suggestion) and judgements: causal_reading_TAG
+    (the paraphraser's rewrites before any filter), else reading_TAG (a build's accepted output, whose
+    paraphraser rewrites are kept: an in-place swap is no rewrite)."""
+    stem = RESULTS / f"causal_reading_{tag}"
+    if Path(f"{stem}_key.json").exists():
+        key = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
+        cols = ["fluent", "same", "rephrased"]
+        return key, read_judgements(f"{stem}_judgements.tsv", key, cols, set(cols))
+    stem = RESULTS / f"reading_{tag}"
+    sheet = json.loads(Path(f"{stem}_key.json").read_text(encoding="utf-8"))
+    judged = read_judgements(f"{stem}_judgements.tsv", sheet["items"], ["fluent", "same"], {"fluent", "same"})
+    key = {
+        i: {"lang": sheet["lang"], "original": it["original"], "rewrite": it["paraphrase"],
+            "suggestion": it["systems"][0]["suggestion"], "matched": it["systems"][0]["matched"]}
+        for i, it in sheet["items"].items()
+        if any(s["origin"] == "paraphraser" for s in it["systems"])
+    }  # fmt: skip
+    return key, {i: judged[i] for i in key}
+
+
+def _aucs(scores: list[float], good: list[bool], fluent: list[bool]) -> dict:
+    """ROC-AUC of a score against the judged "good" (fluent and the same question) and "fluent"."""
+    from paraguide.score.metrics import roc_auc
+
+    return {label: round(roc_auc(scores, [int(x) for x in truth]), 3) if 0 < sum(truth) < len(truth) else None
+            for label, truth in (("good", good), ("fluent", fluent))}  # fmt: skip
 
 
 if __name__ == "__main__":
