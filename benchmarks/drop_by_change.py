@@ -7,6 +7,10 @@ and the run's predictions on both files (recipes/qa/run_qa.py's predictions_<nam
     python benchmarks/drop_by_change.py --testset runs/exp/qa-en-rewrite/rewrite \\
         --run runs/exp/qa-en-rewrite/qa-original-42 --name rewrite \\
         --result benchmarks/results/drop_by_change_rewrite_42.json
+
+A QM test set (original.tsv, paraphrased.tsv: pairs) and a run_qm.py run (predictions_NAME-original.tsv,
+one label a line; ``--name ''`` for predictions_original.tsv) give the accuracy drop and the share of pairs
+whose prediction changed, by the kind of change alone (``--lang zh`` for Chinese pairs).
 """
 
 from __future__ import annotations
@@ -34,6 +38,40 @@ def _summary(drops: list[float]) -> dict:
     return {"questions": len(drops), "drop_f1": round(statistics.fmean(drops), 2), "sem": round(sem, 2)}
 
 
+def _change(question: str, paraphrase: str, lang: str) -> str:
+    if question_word_only(question, paraphrase, lang):
+        return "question word only"
+    if function_words_only(question, paraphrase, lang):
+        return "function words only"
+    return "content words"
+
+
+def _pair_groups(testset: Path, run: Path, name: str, lang: str) -> dict:
+    """QM: per kind of change, the pairs, the accuracy drop (points) and the share of changed predictions."""
+    prefix = f"{name}-" if name else ""
+
+    def read(path: Path) -> list[str]:
+        return path.read_text(encoding="utf-8").splitlines()
+
+    originals = [line.split("\t") for line in read(testset / "original.tsv")]
+    paraphrased = [line.split("\t") for line in read(testset / "paraphrased.tsv")]
+    before = read(run / f"predictions_{prefix}original.tsv")
+    after = read(run / f"predictions_{prefix}paraphrased.tsv")
+    kinds = ("question word only", "function words only", "content words")  # shallow to deep
+    rows: dict[str, list[tuple[int, bool]]] = {}
+    for o, p, x, y in zip(originals, paraphrased, before, after, strict=True):
+        label = o[-1]
+        # the deepest change of the sides paraphrased (--side a: the first question alone)
+        change = max(
+            (_change(a, b, lang) for a, b in zip(o[:2], p[:2], strict=True) if a != b), key=kinds.index
+        )
+        rows.setdefault(change, []).append(((x == label) - (y == label), x != y))
+    rows["all"] = [r for k in kinds for r in rows.get(k, [])]
+    return {k: {"pairs": len(v), "drop_accuracy": round(100 * statistics.fmean(d for d, _ in v), 2),
+                "changed_predictions": round(100 * statistics.fmean(c for _, c in v), 2)}
+            for k, v in rows.items() if v}  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--testset", required=True, help="a build-testset folder")
@@ -42,8 +80,17 @@ def main() -> None:
         "--name", required=True, help="the test set's name in the run: predictions_NAME-original.json"
     )
     ap.add_argument("--result", required=True, help="where the JSON goes")
+    ap.add_argument("--lang", default="en", help="the questions' language (QM pairs; QA is English)")
     args = ap.parse_args()
     testset, run = Path(args.testset), Path(args.run)
+    if (testset / "original.tsv").exists():
+        groups = _pair_groups(testset, run, args.name, args.lang)
+        result = {"testset": args.testset, "run": args.run, "groups": groups}
+        Path(args.result).write_text(
+            json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        print(json.dumps(groups, indent=1))
+        return
     originals = {r["id"]: r for r in SquadReader(testset / "original.json")}
     paraphrases = {r["id"]: r["question"] for r in SquadReader(testset / "paraphrased.json")}
     id_map = json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
@@ -57,12 +104,7 @@ def main() -> None:
         answers = [a["text"] for a in originals[oid]["answers"]]
         paraphrase = paraphrases[pid]
         drop = 100 * (f1(before[oid], answers) - f1(after[pid], answers))
-        if question_word_only(question, paraphrase, "en"):
-            change = "question word only"
-        elif function_words_only(question, paraphrase, "en"):
-            change = "function words only"
-        else:
-            change = "content words"
+        change = _change(question, paraphrase, "en")
         if context not in passages:
             passages[context] = frozenset(t.lower() for t in tokenize(context, "en"))
         words = passages[context]
