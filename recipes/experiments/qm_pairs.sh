@@ -120,28 +120,24 @@ for name in $DATASETS; do
                 --output_dir "$run" --seed "$seed" "${length[@]}" --max_seq_length "$(v LEN)" \
                 --per_device_train_batch_size "$BATCH" --learning_rate "$(v LR)" --save_steps "$SAVE_STEPS" "${resume[@]}"
         done
-        $BIN/paraguide evaluate --testset "$dir/para" --out "$dir/report-$seed" --overwrite \
-            --original "$dir/qm-original-$seed/predictions_original.tsv" \
-            --paraphrased "$dir/qm-original-$seed/predictions_paraphrased.tsv" \
-            --after-original "$dir/qm-augmented-$seed/predictions_original.tsv" \
-            --after-paraphrased "$dir/qm-augmented-$seed/predictions_paraphrased.tsv"
-        if [ -f "$dir/qm-control-$seed/all_results.json" ]; then
-            $BIN/paraguide evaluate --testset "$dir/para" --out "$dir/report-control-$seed" --overwrite \
-                --original "$dir/qm-control-$seed/predictions_original.tsv" \
-                --paraphrased "$dir/qm-control-$seed/predictions_paraphrased.tsv"
-        fi
-        if [ "$REWRITE" = 1 ]; then
-            $BIN/paraguide evaluate --testset "$dir/rewrite" --out "$dir/report-rewrite-$seed" --overwrite \
-                --original "$dir/qm-original-$seed/predictions_rewrite-original.tsv" \
-                --paraphrased "$dir/qm-original-$seed/predictions_rewrite-paraphrased.tsv" \
-                --after-original "$dir/qm-augmented-$seed/predictions_rewrite-original.tsv" \
-                --after-paraphrased "$dir/qm-augmented-$seed/predictions_rewrite-paraphrased.tsv"
+        # paraguide evaluate per test set: report[-rewrite]-SEED (before/after retraining), and the control's
+        sets=(para)
+        [ "$REWRITE" = 1 ] && sets+=(rewrite)
+        for set in "${sets[@]}"; do
+            name=""  # predictions_[rewrite-]original.tsv
+            [ $set = rewrite ] && name="rewrite-"
+            report="$dir/report${name:+-rewrite}"
+            $BIN/paraguide evaluate --testset "$dir/$set" --out "$report-$seed" --overwrite \
+                --original "$dir/qm-original-$seed/predictions_${name}original.tsv" \
+                --paraphrased "$dir/qm-original-$seed/predictions_${name}paraphrased.tsv" \
+                --after-original "$dir/qm-augmented-$seed/predictions_${name}original.tsv" \
+                --after-paraphrased "$dir/qm-augmented-$seed/predictions_${name}paraphrased.tsv"
             if [ -f "$dir/qm-control-$seed/all_results.json" ]; then
-                $BIN/paraguide evaluate --testset "$dir/rewrite" --out "$dir/report-rewrite-control-$seed" --overwrite \
-                    --original "$dir/qm-control-$seed/predictions_rewrite-original.tsv" \
-                    --paraphrased "$dir/qm-control-$seed/predictions_rewrite-paraphrased.tsv"
+                $BIN/paraguide evaluate --testset "$dir/$set" --out "$report-control-$seed" --overwrite \
+                    --original "$dir/qm-control-$seed/predictions_${name}original.tsv" \
+                    --paraphrased "$dir/qm-control-$seed/predictions_${name}paraphrased.tsv"
             fi
-        fi
+        done
     done
     $BIN/python recipes/experiments/collect.py "$dir"
 done
