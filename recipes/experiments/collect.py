@@ -188,14 +188,7 @@ def markdown(table: dict) -> str:
                  for k in shown]  # fmt: skip
         lines.append(f"| {label.get(data, data)} | {dev} | " + " | ".join(cells) + " |")
     if common := table.get("same_originals"):
-        lines += ["", f"the same {common['questions']:,} original questions, asked three ways (F1):", "",
-                  "| training data | original | one-word swap | drop | rewrite | drop |", "|---" * 6 + "|"]  # fmt: skip
-        for data, row in common.items():
-            if data != "questions":
-                lines.append(
-                    f"| {label.get(data, data)} | {cell(row, 'original')} | {cell(row, 'swap')} | "
-                    f"{cell(row, 'swap-drop')} | {cell(row, 'rewrite')} | {cell(row, 'rewrite-drop')} |"
-                )
+        lines += three_ways(common, "questions", "F1")
     if table["dpr"]:
         lines += ["", "different-prediction ratio (%): " + ", ".join(
             f"{k} {v['mean']:.2f} ± {v['sd']:.2f}" for k, v in table["dpr"].items())]  # fmt: skip
@@ -299,6 +292,20 @@ def collect_qm_common(out: Path, seeds: list[int], kinds: tuple[str, ...]) -> di
     return rows if len(rows) > 1 else {}
 
 
+def three_ways(common: dict, unit: str, metric: str) -> list[str]:
+    """The table of the same originals asked three ways (collect_common, collect_qm_common): ``unit`` is the
+    key of their count (questions, pairs), ``metric`` what the cells are."""
+    label = {"control": "original, as many steps as augmented"}
+    lines = ["", f"the same {common[unit]:,} original {unit}, asked three ways ({metric}):", "",
+             "| training data | original | one-word swap | drop | rewrite | drop |", "|---" * 6 + "|"]  # fmt: skip
+    for data, row in common.items():
+        if data != unit:
+            cells = (f"{row[k]['mean']:.2f} ± {row[k]['sd']:.2f}"
+                     for k in ("original", "swap", "swap-drop", "rewrite", "rewrite-drop"))  # fmt: skip
+            lines.append(f"| {label.get(data, data)} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def markdown_qm(table: dict) -> str:
     def cell(row: dict, name: str, metric: str) -> str:
         if name not in row:
@@ -320,14 +327,7 @@ def markdown_qm(table: dict) -> str:
                 f"| {label.get(data, data)} | {' | '.join(pair)} | {cell(row, f'{prefix}dpr', 'dpr')} |"
             )
     if common := table.get("same_originals"):
-        lines += ["", f"the same {common['pairs']:,} original pairs, asked three ways (accuracy):", "",
-                  "| training data | original | one-word swap | drop | rewrite | drop |", "|---" * 6 + "|"]  # fmt: skip
-        for data, row in common.items():
-            if data != "pairs":
-                lines.append(
-                    f"| {label.get(data, data)} | {cell(row, 'original', '')} | {cell(row, 'swap', '')} | "
-                    f"{cell(row, 'swap-drop', '')} | {cell(row, 'rewrite', '')} | {cell(row, 'rewrite-drop', '')} |"
-                )
+        lines += three_ways(common, "pairs", "accuracy")
     return "\n".join(lines)
 
 
