@@ -20,6 +20,7 @@ import json
 import statistics
 from pathlib import Path
 
+from paraguide.data.pairs import read_pairs
 from paraguide.data.squad import SquadReader
 from paraguide.evaluate.metrics import f1
 from paraguide.text.edits import function_words_only, question_word_only
@@ -49,53 +50,32 @@ def _change(question: str, paraphrase: str, lang: str) -> str:
 def _pair_groups(testset: Path, run: Path, name: str, lang: str) -> dict:
     """QM: per kind of change, the pairs, the accuracy drop (points) and the share of changed predictions."""
     prefix = f"{name}-" if name else ""
-
-    def read(path: Path) -> list[str]:
-        return path.read_text(encoding="utf-8").splitlines()
-
-    originals = [line.split("\t") for line in read(testset / "original.tsv")]
-    paraphrased = [line.split("\t") for line in read(testset / "paraphrased.tsv")]
-    before = read(run / f"predictions_{prefix}original.tsv")
-    after = read(run / f"predictions_{prefix}paraphrased.tsv")
+    originals = list(read_pairs(testset / "original.tsv"))
+    paraphrased = list(read_pairs(testset / "paraphrased.tsv"))
+    before, after = (
+        [int(x) for x in (run / f"predictions_{prefix}{side}.tsv").read_text(encoding="utf-8").split()]
+        for side in ("original", "paraphrased")
+    )
     kinds = ("question word only", "function words only", "content words")  # shallow to deep
     rows: dict[str, list[tuple[int, bool]]] = {}
     for o, p, x, y in zip(originals, paraphrased, before, after, strict=True):
-        label = o[-1]
         # the deepest change of the sides paraphrased (--side a: the first question alone)
-        change = max(
-            (_change(a, b, lang) for a, b in zip(o[:2], p[:2], strict=True) if a != b), key=kinds.index
-        )
-        rows.setdefault(change, []).append(((x == label) - (y == label), x != y))
+        sides = ((o.a, p.a), (o.b, p.b))
+        change = max((_change(q, r, lang) for q, r in sides if q != r), key=kinds.index)
+        rows.setdefault(change, []).append(((x == o.label) - (y == o.label), x != y))
     rows["all"] = [r for k in kinds for r in rows.get(k, [])]
     return {k: {"pairs": len(v), "drop_accuracy": round(100 * statistics.fmean(d for d, _ in v), 2),
                 "changed_predictions": round(100 * statistics.fmean(c for _, c in v), 2)}
             for k, v in rows.items() if v}  # fmt: skip
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--testset", required=True, help="a build-testset folder")
-    ap.add_argument("--run", required=True, help="a run_qa.py output folder with predictions on both files")
-    ap.add_argument(
-        "--name", required=True, help="the test set's name in the run: predictions_NAME-original.json"
-    )
-    ap.add_argument("--result", required=True, help="where the JSON goes")
-    ap.add_argument("--lang", default="en", help="the questions' language (QM pairs; QA is English)")
-    args = ap.parse_args()
-    testset, run = Path(args.testset), Path(args.run)
-    if (testset / "original.tsv").exists():
-        groups = _pair_groups(testset, run, args.name, args.lang)
-        result = {"testset": args.testset, "run": args.run, "groups": groups}
-        Path(args.result).write_text(
-            json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        print(json.dumps(groups, indent=1))
-        return
+def _question_groups(testset: Path, run: Path, name: str) -> dict:
+    """QA: per kind of change and by the passage words the paraphrase no longer says, the F1 drop."""
     originals = {r["id"]: r for r in SquadReader(testset / "original.json")}
     paraphrases = {r["id"]: r["question"] for r in SquadReader(testset / "paraphrased.json")}
     id_map = json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
-    before = json.loads((run / f"predictions_{args.name}-original.json").read_text(encoding="utf-8"))
-    after = json.loads((run / f"predictions_{args.name}-paraphrased.json").read_text(encoding="utf-8"))
+    before = json.loads((run / f"predictions_{name}-original.json").read_text(encoding="utf-8"))
+    after = json.loads((run / f"predictions_{name}-paraphrased.json").read_text(encoding="utf-8"))
     stop = load_stopwords("en")
     groups: dict[str, dict[str, list[float]]] = {"change": {}, "passage_words_lost": {}}
     passages: dict[str, frozenset[str]] = {}  # a passage's words, read once for all its questions
@@ -112,10 +92,27 @@ def main() -> None:
         for dim, key in (("change", change), ("passage_words_lost", "1 or more" if lost > 0 else "none")):
             groups[dim].setdefault(key, []).append(drop)
         groups.setdefault("all", {}).setdefault("all", []).append(drop)
-    result = {"testset": args.testset, "run": args.run,
-              "groups": {dim: {k: _summary(v) for k, v in sorted(g.items())} for dim, g in groups.items()}}  # fmt: skip
-    Path(args.result).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(result["groups"], indent=1))
+    return {dim: {k: _summary(v) for k, v in sorted(g.items())} for dim, g in groups.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--testset", required=True, help="a build-testset folder")
+    ap.add_argument("--run", required=True, help="a run_qa.py output folder with predictions on both files")
+    ap.add_argument(
+        "--name", required=True, help="the test set's name in the run: predictions_NAME-original.json"
+    )
+    ap.add_argument("--result", required=True, help="where the JSON goes")
+    ap.add_argument("--lang", default="en", help="the questions' language (QM pairs; QA is English)")
+    args = ap.parse_args()
+    testset, run = Path(args.testset), Path(args.run)
+    if (testset / "original.tsv").exists():  # a QM set: pairs
+        groups = _pair_groups(testset, run, args.name, args.lang)
+    else:
+        groups = _question_groups(testset, run, args.name)
+    result = {"testset": args.testset, "run": args.run, "groups": groups}
+    Path(args.result).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(groups, indent=1))
 
 
 if __name__ == "__main__":

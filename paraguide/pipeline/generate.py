@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from paraguide.arguments import texts
 from paraguide.model.paraphraser import Paraphraser
-from paraguide.pipeline.config import GeneratorConfig
+from paraguide.pipeline.config import SELECTIONS, GeneratorConfig
 from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
@@ -76,8 +76,8 @@ class QuestionParaphraser:
             raise ValueError(f"nbest {nbest} needs a paraphraser")
         if nbest > num_beams:
             raise ValueError(f"nbest ({nbest}) cannot exceed num_beams ({num_beams})")
-        if select not in ("first", "depth"):
-            raise ValueError(f"select must be first or depth, not {select!r}")
+        if select not in SELECTIONS:
+            raise ValueError(f"select must be {' or '.join(SELECTIONS)}, not {select!r}")
         if free and not nbest:
             raise ValueError("free rewrites need the paraphraser (nbest at least 1)")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
