@@ -60,7 +60,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         if rank_threshold is None:
             rank_threshold = default_threshold(config.rank, config.use, config.lang)
     same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place",
-            "free", "select")  # fmt: skip
+            "free", "reorder", "select")  # fmt: skip
     generator = QuestionParaphraser(
         paraphraser,
         source,
@@ -83,6 +83,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "keep_content": config.keep_content,
         "free": config.free,
         "select": config.select,
+        "reorder": _reorder_state(config),
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,
@@ -102,6 +103,16 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         for n, paths_n in enumerate(paths, start=1)
     }
     return generator
+
+
+def _reorder_state(config) -> str | bool:
+    """What the summary says of --reorder: English reorderings read NLTK's tags, and without the tagger
+    there are none (said, not hidden)."""
+    from paraguide.text.pos import has_tagger
+
+    if config.reorder and config.lang == "en" and not has_tagger("en"):
+        return "off (NLTK's English tagger is not installed)"
+    return config.reorder
 
 
 def _vocabulary(lang: str, source):

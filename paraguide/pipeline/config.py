@@ -28,9 +28,12 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     top suggestions (all 4 beams each, English: deeper rewrites are rarely the first beam; Chinese, the best
 #     2: its lower beams read worse, reading 2026-11-26c), beside the in-place
 #     swaps; a rewrite must keep the question's type, content words (filters.KeepsContent) and scope words
-#     (filters.KeepsScope) and pass similarity; the candidate chosen is the one that changes the question
-#     most (a question-word-only or function-word-only change only when nothing else passed). Blind
-#     readings of its rewrites and each filter's precision: docs/build.md.
+#     (filters.KeepsScope) and pass similarity; the question and its in-place swaps reordered (text.reorder:
+#     a phrase moved, a question word fronted, "What is the name of X" -> "What is X called") are
+#     candidates too. The candidate chosen is a reordering that changes more than function words when one
+#     passes (readers accepted 83 % of those, 47 % of the paraphraser's rewrites: reading 2026-11-26e),
+#     else the one that changes the question most (a question-word-only or function-word-only change only
+#     when nothing else passed). Blind readings of its rewrites and each filter's precision: docs/build.md.
 PRESETS = {
     "substitute": {
         "scorer": "embedding",
@@ -41,6 +44,7 @@ PRESETS = {
         "rank_threshold": 0.96,
         "free": False,
         "keep_content": False,
+        "reorder": False,
         "select": "first",
     },
     "rewrite": {
@@ -52,6 +56,7 @@ PRESETS = {
         "rank_threshold": None,
         "free": False,
         "keep_content": False,
+        "reorder": False,
         "select": "first",
     },
     "paraphrase": {
@@ -64,14 +69,15 @@ PRESETS = {
         "rank_threshold": 0.96,
         "free": True,
         "keep_content": True,
-        "select": "depth",
+        "reorder": True,
+        "select": "rules-first",
     },
 }
 LANG_PRESETS = {
     ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
-SELECTIONS = ("first", "depth")
+SELECTIONS = ("first", "depth", "rules-first")
 DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
 USES = ("testset", "augment", "adversarial")
 
@@ -143,9 +149,16 @@ class GeneratorConfig:
         "question or adds more than one, or changes its scope words (number, quantity, negation, modality, "
         "person, tense) (default: the preset's)"
     )
+    reorder: bool | None = option(
+        "also offer the question, and each in-place candidate, with its phrases reordered as people do "
+        "(a fronted phrase moved to the end, a question word left at the end fronted, a preposition "
+        "stranded, 'What is the name of X' -> 'What is X called'; 什么是X <-> X是什么); English needs NLTK's "
+        "tagger (default: the preset's)"
+    )
     select: str | None = option(
         "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "
-        "that changes the question most; question-word-only swaps last) (default: the preset's)"
+        "that changes the question most; question-word-only swaps last) or rules-first (a reordering that "
+        "changes more than function words when one passes, else as depth) (default: the preset's)"
     )
     top_k: int = option("suggestions tried per question and step", 3, minimum=1)
     steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)

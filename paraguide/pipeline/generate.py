@@ -55,6 +55,7 @@ class QuestionParaphraser:
         rank_threshold: float | None = None,
         pool: int = 12,
         free: bool = False,
+        reorder: bool = False,
         select: str = "first",
     ):
         """``nbest``: the paraphraser's best ``nbest`` beams of each input are candidates (not only the first);
@@ -67,7 +68,8 @@ class QuestionParaphraser:
         rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
         then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
-        passed)."""
+        passed). ``reorder``: the question and its in-place candidates reordered (text.reorder) are
+        candidates too."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -86,7 +88,7 @@ class QuestionParaphraser:
         self.alternatives = alternatives  # other accepted paraphrases kept per question (seeded order)
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
-        self.free, self.select = free, select
+        self.free, self.reorder, self.select = free, reorder, select
         self.stages = stage_names(filters)
         self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
 
@@ -181,10 +183,11 @@ class QuestionParaphraser:
                     outcomes[i].stage, outcomes[i].reason = "suggestion", reason
                 fresh = placeable
             inputs.extend((i, s) for s in fresh)
-        if not inputs:
+        reorderable = [i for i in active if self.reorder and has_word(current[i])]
+        if not inputs and not reorderable:
             return {}
         generated = [[] for _ in inputs]
-        if self.nbest:
+        if self.nbest and inputs:
             generated = self.paraphraser.paraphrase(
                 [current[i] for i, _ in inputs],
                 [s.text if s else None for _, s in inputs],
@@ -195,7 +198,6 @@ class QuestionParaphraser:
             )
         candidates: dict[int, list[Candidate]] = {}
         for (i, s), outputs in zip(inputs, generated, strict=True):
-            item = items[i]
             texts = [(o.text, "paraphraser") for o in outputs[: self.nbest]]
             if self.nbest and not texts:
                 texts = [("", "paraphraser")]
@@ -206,26 +208,29 @@ class QuestionParaphraser:
                 if text in seen:
                     continue  # the paraphraser wrote the in-place question itself: one candidate
                 seen.add(text)
-                c = Candidate(
-                    item.question,
-                    text,
-                    s.text if s else "",
-                    item.answer,
-                    self.lang,
-                    matched=s.matched if s else "",
-                    meta={"suggestion": s, "previous": current[i] if step > 1 else None, "origin": origin},
-                )
+                c = self._candidate(items[i], text, s, current[i], step, origin)
                 if not c.text:
                     c.drop("paraphraser", "empty output")
                 candidates.setdefault(i, []).append(c)
+        if reorderable:
+            self._reorderings(items, reorderable, current, inputs, placed, candidates, step)
+            for i in reorderable:  # a question without suggestions may still be reordered
+                if step == 1 and i in candidates and outcomes[i].stage == "suggestion":
+                    outcomes[i].stage, outcomes[i].reason = None, None
         self.filters([c for cs in candidates.values() for c in cs])
         chosen = {}
         for i, cs in candidates.items():
             drops[i].update(c.dropped_by for c in cs if c.dropped_by)
             accepted = [c for c in cs if c.dropped_by is None]
-            if accepted and self.select == "depth":
+            if accepted and self.select in ("depth", "rules-first"):
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
-                pick = max(accepted, key=lambda c: (*_depth(c), rng.random()))
+                pool = accepted
+                if self.select == "rules-first":  # a reordering that changes more than function words
+                    ruled = [
+                        c for c in accepted if c.meta["origin"].startswith("reorder") and all(_depth(c)[:2])
+                    ]
+                    pool = ruled or accepted
+                pick = max(pool, key=lambda c: (*_depth(c), rng.random()))
                 chosen[i] = self._choice(pick, step, len(cs), len(accepted))
                 outcomes[i].steps.append(chosen[i])
                 self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
@@ -247,6 +252,34 @@ class QuestionParaphraser:
                 outcomes[i].stage, outcomes[i].reason = self._furthest(cs)
                 outcomes[i].candidates = len(cs)
         return chosen
+
+    def _candidate(self, item, text, s: Suggestion | None, current: str, step: int, origin: str) -> Candidate:
+        return Candidate(
+            item.question,
+            text,
+            s.text if s else "",
+            item.answer,
+            self.lang,
+            matched=s.matched if s else "",
+            meta={"suggestion": s, "previous": current if step > 1 else None, "origin": origin},
+        )
+
+    def _reorderings(self, items, active, current, inputs, placed, candidates, step) -> None:
+        """The question, and each of its in-place candidates, reordered (text.reorder: one batch), as
+        candidates beside the others (origin ``reorder:RULE``)."""
+        from paraguide.text.reorder import reorder
+
+        bases = [(i, current[i], None) for i in active]
+        if self.in_place:
+            bases += [(i, placed[current[i], s], s) for i, s in inputs if s and (current[i], s) in placed]
+        found = reorder([text for _, text, _ in bases], self.lang)
+        for (i, _, s), rewrites in zip(bases, found, strict=True):
+            seen = {c.text for c in candidates.get(i, [])}
+            for r in rewrites:
+                if r.text not in seen:
+                    seen.add(r.text)
+                    c = self._candidate(items[i], r.text, s, current[i], step, f"reorder:{r.rule}")
+                    candidates.setdefault(i, []).append(c)
 
     def _alternatives(self, outcome, pick, accepted, rng, step, candidates) -> None:
         """Augmentation may take more than one paraphrase per question: others accepted, seeded order."""

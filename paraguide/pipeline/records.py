@@ -34,7 +34,7 @@ class Choice:
     suggestion_source: str
     relation: str
     scores: dict[str, float]
-    origin: str  # "in_place" (the suggestion put in place) or "paraphraser" (a beam)
+    origin: str  # "in_place" (the suggestion put in place), "paraphraser" (a beam) or "reorder:RULE"
     step: int
     candidates: int  # candidates generated at this step
     accepted: int  # of which the filters accepted

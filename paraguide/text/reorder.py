@@ -1,0 +1,381 @@
+"""Reorderings of a question that keep every content word and what it asks: the rewrites people make when
+they say the same question in another order (Gan & Ng's human paraphrases move whole phrases: "... would be
+an example of what?" -> "what would be an example of ...").
+
+English (NLTK's POS tags):
+
+- ``adjunct_to_end``: a fronted phrase goes after the question: "At the time of its formation, how many
+  congregations did the UMC have?" -> "How many congregations did the UMC have at the time of its formation?"
+- ``time_to_front``: a closing time phrase goes first: "What did Tesla develop in 1887?" -> "In 1887, what
+  did Tesla develop?" (only times -- years, decades, centuries --, since a place or another phrase at the end
+  may belong to the noun before it: "an interest in Tesla").
+- ``strand_preposition``: "Of what material were the pellets made?" -> "What material were the pellets made
+  of?"; "In what year was it built?" -> "What year was it built?" (a year, a month, a day need no "in").
+- ``wh_to_front``: a question word left in place goes first: "The Normans conquered which country?" ->
+  "Which country did the Normans conquer?", "Most schools are members of what group?" -> "What group are
+  most schools members of?"
+- ``name_called``: "What was the name of the first Huguenot outpost?" -> "What was the first Huguenot outpost
+  called?"
+
+Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁是X -> X是谁 and back.
+
+Each rule refuses what it cannot read safely (a second clause, a comma it does not own, a verb it cannot
+inflect): fewer rewrites, each one a question a person would ask. Batch-first: :func:`reorder` takes a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from paraguide.text.pos import TaggedToken, has_tagger, pos_tag
+
+__all__ = ["Reordering", "RULES", "reorder"]
+
+RULES = {
+    "en": ("adjunct_to_end", "time_to_front", "strand_preposition", "wh_to_front", "name_called"),
+    "zh": ("copula_swap",),
+}
+
+
+@dataclass(frozen=True)
+class Reordering:
+    """A reordered question and the rule that wrote it."""
+
+    text: str
+    rule: str
+
+
+def reorder(questions: Sequence[str], lang: str) -> list[list[Reordering]]:
+    """Every reordering each rule of ``lang`` makes of each question (none where no rule applies; none for
+    English where NLTK's tagger is not installed: the rules read POS tags)."""
+    if lang == "en" and not has_tagger("en"):
+        return [[] for _ in questions]
+    rules = _EN_RULES if lang == "en" else _ZH_RULES
+    out = []
+    for question in questions:
+        toks = pos_tag(question, lang)
+        found, seen = [], {question}
+        for name, rule in rules:
+            text = rule(question, toks) if toks else None
+            if text and text not in seen:
+                seen.add(text)
+                found.append(Reordering(text, name))
+        out.append(found)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- English
+_WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
+_BE = {"is", "are", "was", "were"}
+_DO = {"do", "does", "did"}
+_MODAL = {"can", "could", "will", "would", "shall", "should", "may", "might", "must"}
+_HAVE = {"has", "have", "had"}
+_NOUN = {"NN", "NNS", "NNP", "NNPS"}
+_CLOSED_TAGS = {"DT", "PDT", "PRP", "PRP$", "WP", "WDT", "WRB", "IN", "EX", "CC", "TO", "MD"}
+# Prepositions whose object a question word can leave behind at the end ("What were they made of?").
+# "During", "since", "despite" ... are not stranded in speech.
+_STRANDABLE = {"in", "on", "at", "from", "to", "for", "with", "by", "of", "into", "about", "through", "under"}
+# Nouns of time that take no preposition as a question phrase: "In what year" = "What year".
+_TIME_NOUNS = {"year", "years", "century", "decade", "month", "day", "date", "season", "era", "period"}
+_MONTHS = {
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+}  # fmt: skip
+_TIME_PREPOSITIONS = {"in", "during", "after", "before", "since", "by", "until", "around"}
+# Words that open a clause inside the question: a phrase after one may belong to it, so nothing moves.
+_CLAUSE_WORDS = {
+    "that", "which", "who", "whom", "whose", "where", "when", "while", "because", "if", "as", "although",
+    "though", "whether",
+}  # fmt: skip
+
+
+def _text(q: str, toks: list[TaggedToken], i: int, j: int) -> str:
+    """The question's own characters from token ``i`` to token ``j`` (exclusive)."""
+    return q[toks[i].start : toks[j - 1].end] if j > i else ""
+
+
+def _lower_first(text: str, toks: list[TaggedToken]) -> str:
+    """``text`` (which starts with ``toks[0]``) without the capital of its first word, unless that word may be
+    a name: tagged one ("Tesla", "UMC"), unknown to lemminflect's dictionary ("Huguenots"), or the first of
+    a capitalised or numbered run ("Apollo 17", "Civil Disobedience")."""
+    from lemminflect import getAllLemmas
+
+    word = toks[0].text
+    after = toks[1] if len(toks) > 1 else None
+    if word != "I" and (word.lower() in _WH or toks[0].tag in _CLOSED_TAGS):
+        return text[:1].lower() + text[1:]  # "What", "The", "Some", "It"
+    if (
+        toks[0].tag in ("NNP", "NNPS")
+        or word == "I"
+        or word[1:2].isupper()
+        or not getAllLemmas(word.lower())
+        or after is not None
+        and (after.text[:1].isupper() or after.tag == "CD")
+    ):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _question(toks: list[TaggedToken]) -> bool:
+    """One sentence that ends in a single question mark."""
+    return len(toks) >= 4 and toks[-1].text == "?" and all(t.text not in '?!;:"' for t in toks[:-1])
+
+
+def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
+    """End of the question phrase at ``i``: "what", "which (big) country", "how many (old) ships", "what
+    kind of tree"."""
+    word = toks[i].text.lower()
+    j = i + 1
+    if word == "how":
+        if j < len(toks) and toks[j].text.lower() in ("many", "much"):
+            j += 1
+        elif j < len(toks) and toks[j].tag.startswith(("JJ", "RB")):
+            return j + 1  # "how long", "how far"
+        else:
+            return j
+    if word in ("what", "which", "whose", "how"):
+        while j < len(toks) and toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") and j - i < 4:
+            j += 1
+        while j < len(toks) and toks[j].tag in _NOUN:
+            j += 1
+        if (
+            j + 1 < len(toks)
+            and toks[j].text.lower() == "of"
+            and toks[j - 1].text.lower() in ("kind", "type", "sort", "form")
+        ):
+            j += 1
+            while j < len(toks) and (toks[j].tag == "JJ" or toks[j].tag in _NOUN):
+                j += 1
+    return j
+
+
+def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
+    if not _question(toks):
+        return None
+    commas = [k for k, t in enumerate(toks) if t.text == ","]
+    if len(commas) != 1 or not 2 <= commas[0] <= 12:
+        return None
+    c = commas[0]
+    first = toks[0]
+    if first.text.lower() in _WH or first.tag not in ("IN", "RB", "VBG", "TO"):
+        return None  # "What, if anything, ..." / a name and an apposition
+    if first.text.lower() in ("of", "although", "though"):
+        return None  # "Of Warsaw's inhabitants, what percentage ...": the phrase belongs to the question word
+    rest = toks[c + 1]
+    if rest.text.lower() not in _WH | _BE | _DO | _MODAL | _HAVE:
+        return None  # "In 1990, the team won what?": the rest is no question of its own
+    if any(t.text.lower() in _CLAUSE_WORDS | {"before", "after", "until"} for t in toks[c + 2 :]):
+        return None  # "... before the final stadium was chosen in 2012?": the phrase would join that clause
+    head = _text(q, toks, c + 1, len(toks) - 1)
+    adjunct = _lower_first(_text(q, toks, 0, c), toks)
+    return f"{_upper_first(head)} {adjunct}?"
+
+
+def _time_phrase_start(toks: list[TaggedToken]) -> int | None:
+    """Start of a closing time phrase ("in 1887", "during the 1990s", "in the 19th century", "in May
+    1990"), or None."""
+    end = len(toks) - 1
+    for start in range(end - 1, max(0, end - 6), -1):
+        if toks[start].text.lower() not in _TIME_PREPOSITIONS:
+            continue
+        words = [t.text.lower() for t in toks[start + 1 : end]]
+        if not words:
+            return None
+        year = lambda w: w.isdigit() and len(w) == 4 and 1000 <= int(w) <= 2099  # noqa: E731
+        decade = lambda w: w.endswith("s") and w[:-1].isdigit() and len(w) == 5  # noqa: E731
+        if len(words) == 1 and year(words[0]):
+            return start
+        if words[0] == "the" and len(words) == 2 and decade(words[1]):
+            return start
+        if words[0] == "the" and words[-1] in ("century", "centuries") and 3 <= len(words) <= 4:
+            return start
+        if len(words) in (2, 3) and words[0] in _MONTHS and year(words[-1]):
+            return start
+        return None
+    return None
+
+
+def _time_to_front(q: str, toks: list[TaggedToken]) -> str | None:
+    if not _question(toks) or toks[0].text.lower() not in _WH:
+        return None
+    if any(t.text == "," for t in toks) or any(t.text.lower() in _CLAUSE_WORDS for t in toks[1:]):
+        return None  # the time may belong to a clause inside: "the company that was founded in 1990"
+    if sum(t.tag.startswith("VB") or t.tag == "MD" for t in toks) > 3:
+        return None
+    start = _time_phrase_start(toks)
+    if start is None or start < 3:
+        return None
+    if any(t.text.lower() in _MONTHS | {"of"} for t in toks[start - 3 : start]):
+        return None  # "on the 20th of October in 1880": one date, not two phrases
+    if toks[start - 1].tag == "VBN" and toks[start - 2].tag in _NOUN:
+        return None  # "the song released in 1988": the time belongs to the participle
+    time = _upper_first(_text(q, toks, start, len(toks) - 1))
+    head = _lower_first(_text(q, toks, 0, start), toks)
+    return f"{time}, {head}?"
+
+
+def _strand_preposition(q: str, toks: list[TaggedToken]) -> str | None:
+    if not _question(toks) or len(toks) < 5:
+        return None
+    prep = toks[0].text.lower()
+    if (
+        toks[0].tag != "IN"
+        or prep not in _STRANDABLE - {"about"}
+        or toks[1].text.lower() not in ("what", "which", "whom")
+    ):
+        return None
+    end = _wh_phrase_end(toks, 1) if toks[1].text.lower() != "whom" else 2
+    if end >= len(toks) - 1 or toks[end].text.lower() not in _BE | _DO | _MODAL | _HAVE:
+        return None  # "In what way the ..." : no question clause after the phrase
+    if toks[-2].tag in ("IN", "TO", "RP") or any(t.text == "," for t in toks):
+        return None  # a preposition at the end already, or a comma this rule does not own
+    if any(t.text.lower() in _CLAUSE_WORDS | {"to"} for t in toks[end:]):
+        return None  # "... avoid crimes while protesting for?": the preposition would close another clause
+    if any(t.tag == "IN" or t.text.lower() == prep for t in toks[max(end, len(toks) - 5) : -1]):
+        return None  # "... read from during this stream of images from?": a closing phrase already
+    if prep == "of" and toks[-2].tag != "VBN":
+        return None  # "made of", "composed of"; not "Of what form do they take?"
+    wh = "Who" if toks[1].text.lower() == "whom" else _upper_first(_text(q, toks, 1, end))
+    rest = _text(q, toks, end, len(toks) - 1)
+    if prep in ("in", "on") and toks[end - 1].text.lower() in _TIME_NOUNS and toks[1].text.lower() != "whom":
+        return f"{wh} {rest}?"  # "In what year was it built?" -> "What year was it built?"
+    return f"{wh} {rest} {prep}?"
+
+
+def _wh_to_front(q: str, toks: list[TaggedToken]) -> str | None:
+    """A question word at the end of a statement ("X did Y to what?") goes first, the verb inverted."""
+    if not _question(toks) or toks[0].text.lower() in _WH or toks[0].tag in ("IN", "RB", "CC"):
+        return None
+    if any(t.text == "," for t in toks):
+        return None
+    whs = [k for k, t in enumerate(toks) if t.text.lower() in ("what", "which", "who", "whom")]
+    if len(whs) != 1:
+        return None
+    w = whs[0]
+    if _wh_phrase_end(toks, w) != len(toks) - 1:
+        return None  # the question phrase must close the question
+    before = toks[w - 1]
+    if before.tag == "POS" or before.text.endswith("'"):
+        return None  # "one of committees' what?"
+    if before.tag == "IN" and before.text.lower() not in _STRANDABLE:
+        return None  # "produced during which period?" -> "... produced during?" is not said
+    if before.tag == "IN" and toks[w - 2].tag == "VBN" and toks[w - 3].tag in _NOUN:
+        return None  # "a play made by whom?" -> "Who was Antigone a play made by?"
+    # The finite verb: the first be / modal / do / have by its form, else the first tagged finite verb.
+    verb = next(
+        (k for k in range(1, w) if toks[k].text.lower() in _BE | _MODAL | _DO | _HAVE),
+        next((k for k in range(1, w) if toks[k].tag in ("VBD", "VBZ", "VBP")), None),
+    )
+    if verb is None:
+        return None
+    subject = toks[:verb]
+    if any(
+        t.tag.startswith("VB")
+        and t.tag not in ("VBN", "VBG")
+        or t.tag == "MD"
+        or t.text.lower() in _CLAUSE_WORDS
+        for t in subject
+    ):
+        return None
+    if toks[w - 1].tag == "CC":
+        return None  # "... run into niceties and what other problem?": one of two objects
+    middle = toks[verb + 1 : w]
+    if any(t.tag in ("MD", "VBZ", "VBD", "VBP") or t.text.lower() in _CLAUSE_WORDS | {"to"} for t in middle):
+        return None  # a second clause between the verb and the question word
+    word = toks[verb].text.lower()
+    wh_text = _text(q, toks, w, len(toks) - 1)
+    if toks[w].text.lower() == "whom":
+        wh_text = "who"
+    subj = _lower_first(_text(q, toks, 0, verb), toks)
+    mid = _text(q, toks, verb + 1, w)
+    if word in _BE | _MODAL | _DO or (word in _HAVE and any(t.tag == "VBN" for t in middle)):
+        if len(middle) > 6:
+            return None
+        parts = [_upper_first(wh_text), toks[verb].text, subj, mid]
+    else:
+        from lemminflect import getLemma
+
+        # A lexical verb needs "do": only for a direct object or a preposition's object right after it.
+        if len(middle) > 1 or (middle and middle[0].tag not in ("IN", "RP")):
+            return None
+        if middle and middle[0].text.lower() not in _STRANDABLE | {"up", "out", "off", "down"}:
+            return None
+        lemmas = getLemma(word, upos="VERB")
+        if not lemmas or lemmas[0] == word and toks[verb].tag == "VBD":
+            return None
+        do = {"VBD": "did", "VBZ": "does", "VBP": "do"}[toks[verb].tag]
+        parts = [_upper_first(wh_text), do, subj, lemmas[0], mid]
+    return " ".join(p for p in parts if p) + "?"
+
+
+def _name_called(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "What is the name of X?" -> "What is X called?" (X a noun phrase with no clause of its own)."""
+    if not _question(toks) or len(toks) < 7:
+        return None
+    words = [t.text.lower() for t in toks]
+    if words[0] != "what" or words[1] not in _BE or words[2] != "the" or words[4] != "of":
+        return None
+    if words[3] not in ("name", "names"):
+        return None
+    x = toks[5:-1]
+    # The head noun: the last of the phrase before its first preposition ("the laws" of "Temüjin's laws",
+    # "outpost" of "the first Huguenot outpost in South Carolina").
+    before_in = x[: next((k for k, t in enumerate(x) if t.tag == "IN"), len(x))]
+    head = next((t for t in reversed(before_in) if t.tag in _NOUN), None)
+    if head is None or (head.tag in ("NNS", "NNPS")) != (words[1] in ("are", "were")):
+        return None  # "What is the name of matters ..." -> "What is matters ... called?"
+    if not x or any(
+        t.tag.startswith(("VB", "W", "MD")) or t.text.lower() in _CLAUSE_WORDS | {","} for t in x
+    ):
+        return None
+    return f"{toks[0].text} {toks[1].text} {_text(q, toks, 5, len(toks) - 1)} called?"
+
+
+_EN_RULES = (
+    ("adjunct_to_end", _adjunct_to_end),
+    ("time_to_front", _time_to_front),
+    ("strand_preposition", _strand_preposition),
+    ("wh_to_front", _wh_to_front),
+    ("name_called", _name_called),
+)
+
+
+# ---------------------------------------------------------------------------------------------- Chinese
+_ZH_END = ("？", "?", "呢", "啊", "呀")
+
+
+def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
+    """什么是X -> X是什么, X是什么 -> 什么是X (and 谁): the same question in the other order. X must be a
+    word or a noun phrase (no verb of its own, no second 是), the question nothing else."""
+    words = [t.text for t in toks]
+    mark = ""
+    while words and words[-1] in _ZH_END:
+        mark = words.pop() + mark
+    if len(words) < 3 or words.count("是") != 1:
+        return None
+    wh = {"什么", "谁"}
+    if words[0] in wh and words[1] == "是":
+        order = "front"
+    elif words[-1] in wh and words[-2] == "是":
+        order = "end"
+    else:
+        return None
+    x_toks = toks[2 : len(words)] if order == "front" else toks[: len(words) - 2]
+    if not x_toks or any(t.tag.startswith(("v", "r", "d", "c", "p", "u", "f", "m")) for t in x_toks):
+        return None  # 什么是我该做的 / 他是谁的 / 青铜门后面是什么: no plain noun phrase
+    if words[-1] == "什么" and order == "end" and len(x_toks) > 1:
+        return None  # 口蹄疫是什么 asks what it is; 邮箱后缀是什么 asks which one, not 什么是邮箱后缀
+    x_text = q[x_toks[0].start : x_toks[-1].end]
+    if any(ch.isspace() for ch in x_text):
+        return None
+    if order == "front":
+        return f"{x_text}是{words[0]}{mark}"
+    return f"{words[-1]}是{x_text}{mark}"
+
+
+_ZH_RULES = (("copula_swap", _copula_swap),)

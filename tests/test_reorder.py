@@ -1,0 +1,157 @@
+"""Reorderings (paraguide.text.reorder): each rule's exact output, what each refuses, Chinese, and the
+generator offering them as candidates (with ``select="rules-first"``)."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import ScriptedParaphraser, SpanSource
+
+from paraguide.pipeline.generate import Item, QuestionParaphraser
+from paraguide.score.filters import ContainsSuggestion, DiffersFromSource, FilterChain, KeepsContent
+from paraguide.text.reorder import RULES, reorder
+
+EN = [
+    # (question, [(rule, reordering)]): SQuAD v1.1 dev questions (CC BY-SA 4.0) and made-up ones
+    (
+        "At the time of its formation, how many congregations did the UMC have?",
+        [("adjunct_to_end", "How many congregations did the UMC have at the time of its formation?")],
+    ),
+    (
+        "Besides public key cryptography, what is another application for prime numbers?",
+        [
+            (
+                "adjunct_to_end",
+                "What is another application for prime numbers besides public key cryptography?",
+            )
+        ],
+    ),
+    ("What did Tesla develop in 1887?", [("time_to_front", "In 1887, what did Tesla develop?")]),
+    (
+        "What were shipbuilding and engineering important to Newcastle for in the 19th century?",
+        [
+            (
+                "time_to_front",
+                "In the 19th century, what were shipbuilding and engineering important to Newcastle for?",
+            )
+        ],
+    ),
+    (
+        "Of what material were the death rays pellets made?",
+        [("strand_preposition", "What material were the death rays pellets made of?")],
+    ),
+    ("In what year did Tesla die?", [("strand_preposition", "What year did Tesla die?")]),
+    (
+        "From whom did Genghis Khan learn siege warfare?",
+        [("strand_preposition", "Who did Genghis Khan learn siege warfare from?")],
+    ),
+    (
+        "The UMC condemns what type of punishment?",
+        [("wh_to_front", "What type of punishment does the UMC condemn?")],
+    ),
+    (
+        "Polynomial time reductions are an example of what?",
+        [("wh_to_front", "What are polynomial time reductions an example of?")],
+    ),
+    (
+        "Pneumatica was written by what Greek writer?",
+        [("wh_to_front", "What Greek writer was Pneumatica written by?")],
+    ),
+    (
+        "What was the name of the first Huguenot outpost in South Carolina?",
+        [("name_called", "What was the first Huguenot outpost in South Carolina called?")],
+    ),
+]
+REFUSED = [
+    "Who wrote Hamlet?",  # nothing to move
+    "When did people once again start to show an interest in Tesla?",  # no time at the end
+    "What was the name of the company that was founded in 1990?",  # the year belongs to the clause
+    "Of what form do Mersenne primes take?",  # "of" stranded after "take"
+    "About what year was the atmospheric engine invented?",  # "about" is not left at the end
+    "For what reason would someone avoid crimes while protesting?",  # a second clause
+    "Taking evidence from witnesses is one of committees' what?",  # a possessive before the question word
+    "The largest objects were produced during which time period?",  # "during" is not stranded
+    "What is the name of matters outside the legislative ability of the Scottish Parliament?",  # plural
+    "In 2012, how many stadiums were named as finalists before the final stadium was chosen?",  # a clause
+    # refused after reading 2026-11-26e
+    "What was the name of the Doctor Who-related song released in 1988?",  # the year is the song's
+    "Antigone was a play made by whom?",  # "Who was Antigone a play made by?"
+    "Of Warsaw's inhabitants in 1901, what percentage was Catholic?",  # the phrase is the percentage's
+    "What was the name of Temüjin's laws?",  # "What was Temüjin's laws called?"
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), EN, ids=[q for q, _ in EN])
+def test_english_rules_write_these(tagger, question, expected):
+    [found] = reorder([question], "en")
+    assert [(r.rule, r.text) for r in found] == expected
+
+
+def test_english_rules_refuse_what_they_cannot_read(tagger):
+    assert reorder(REFUSED, "en") == [[] for _ in REFUSED]
+
+
+def test_rules_keep_names_capitalised_and_lower_the_rest(tagger):
+    got = reorder(["Humans in tropical environments were considered what?", "Apollo 17 was significant for what reason?"], "en")  # fmt: skip
+    assert [[r.text for r in rs] for rs in got] == [
+        ["What were humans in tropical environments considered?"],
+        ["What reason was Apollo 17 significant for?"],
+    ]
+
+
+def test_chinese_copula_swap_both_ways_and_refusals():
+    questions = [
+        "什么是口蹄疫？",
+        "口蹄疫是什么",
+        "钟保罗是谁",
+        "谁是钟保罗啊",
+        "邮箱后缀是什么",
+        "什么是我该做的",
+        "青铜门后面是什么",
+    ]
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("copula_swap", "口蹄疫是什么？")],
+        [("copula_swap", "什么是口蹄疫")],
+        [("copula_swap", "谁是钟保罗")],
+        [("copula_swap", "钟保罗是谁啊")],
+        [],  # which suffix, not what a suffix is
+        [],
+        [],
+    ]
+    assert set(RULES) == {"en", "zh"}
+
+
+def test_generator_offers_reorderings_and_rules_first_prefers_them(tagger):
+    """The question and its in-place swaps reordered are candidates (origin reorder:RULE); ``depth`` takes the
+    deepest accepted one, ``rules-first`` a reordering that changes more than function words whenever one
+    passes; a question with no suggestion can still be reordered."""
+    q1 = "Besides public key cryptography, what is another application for prime numbers?"
+    q2 = "The UMC condemns what type of punishment?"
+    table = {q1: [("use", "application", (8, 9))]}
+    outputs = {
+        (q1, "use"): "Besides public key cryptography, what is another use for prime numbers?",
+        (q1, None): "What else are prime numbers used for apart from cryptography?",  # loses "key", "public"
+        (q2, None): "Which type of punishment is condemned by the UMC?",
+    }
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsContent(max_added=1)])
+
+    def run(select, reorder=True):
+        generate = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, nbest=1,
+                                       num_beams=1, in_place=True, free=True, reorder=reorder, select=select)  # fmt: skip
+        return [o.to_json() for o in generate([Item("a", q1), Item("b", q2)])]
+
+    depth, rules, without = run("depth"), run("rules-first"), run("rules-first", reorder=False)
+    # q1: the swap reordered is the deepest change that keeps the content (the free rewrite lost two words);
+    # candidates: the paraphraser's two, the in-place swap (the paraphraser wrote it too: one), the
+    # question reordered and the swap reordered
+    assert (depth[0]["paraphrase"], depth[0]["origin"], depth[0]["suggestion"]) == (
+        "What is another use for prime numbers besides public key cryptography?",
+        "reorder:adjunct_to_end",
+        "use",
+    )
+    assert (depth[0]["candidates"], depth[0]["candidate_drops"]) == (4, {"keeps_content": 1})
+    # q2 has no suggestion: the free rewrite is deeper (depth), the reordering comes first (rules-first)
+    assert (depth[1]["paraphrase"], depth[1]["origin"]) == ("Which type of punishment is condemned by the UMC?", "paraphraser")  # fmt: skip
+    assert (rules[1]["paraphrase"], rules[1]["origin"]) == ("What type of punishment does the UMC condemn?", "reorder:wh_to_front")  # fmt: skip
+    # without reorderings: the swap (written by the paraphraser first, so credited to it) and the free rewrite
+    assert [w["paraphrase"] for w in without] == [outputs[q1, "use"], outputs[q2, None]]
