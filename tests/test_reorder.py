@@ -1,5 +1,5 @@
 """Reorderings (paraguide.text.reorder): each rule's exact output, what each refuses, Chinese, and the
-generator offering them as candidates (with ``select="rules-first"``)."""
+generator offering them as candidates and choosing them first."""
 
 from __future__ import annotations
 
@@ -121,10 +121,10 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     assert set(RULES) == {"en", "zh"}
 
 
-def test_generator_offers_reorderings_and_rules_first_prefers_them(tagger):
-    """The question and its in-place swaps reordered are candidates (origin reorder:RULE); ``depth`` takes the
-    deepest accepted one, ``rules-first`` a reordering that changes more than function words whenever one
-    passes; a question with no suggestion can still be reordered."""
+def test_generator_offers_reorderings_and_chooses_them_first(tagger):
+    """The question reordered is a candidate (origin reorder:RULE), and an accepted
+    reordering that changes more than function words is chosen first (the deepest), with either selection;
+    a question with no suggestion can still be reordered."""
     q1 = "Besides public key cryptography, what is another application for prime numbers?"
     q2 = "The UMC condemns what type of punishment?"
     table = {q1: [("use", "application", (8, 9))]}
@@ -140,18 +140,17 @@ def test_generator_offers_reorderings_and_rules_first_prefers_them(tagger):
                                        num_beams=1, in_place=True, free=True, reorder=reorder, select=select)  # fmt: skip
         return [o.to_json() for o in generate([Item("a", q1), Item("b", q2)])]
 
-    depth, rules, without = run("depth"), run("rules-first"), run("rules-first", reorder=False)
-    # q1: the swap reordered is the deepest change that keeps the content (the free rewrite lost two words);
-    # candidates: the paraphraser's two, the in-place swap (the paraphraser wrote it too: one), the
-    # question reordered and the swap reordered
-    assert (depth[0]["paraphrase"], depth[0]["origin"], depth[0]["suggestion"]) == (
-        "What is another use for prime numbers besides public key cryptography?",
-        "reorder:adjunct_to_end",
-        "use",
-    )
-    assert (depth[0]["candidates"], depth[0]["candidate_drops"]) == (4, {"keeps_content": 1})
-    # q2 has no suggestion: the free rewrite is deeper (depth), the reordering comes first (rules-first)
-    assert (depth[1]["paraphrase"], depth[1]["origin"]) == ("Which type of punishment is condemned by the UMC?", "paraphraser")  # fmt: skip
-    assert (rules[1]["paraphrase"], rules[1]["origin"]) == ("What type of punishment does the UMC condemn?", "reorder:wh_to_front")  # fmt: skip
+    for select in ("depth", "first"):
+        got = run(select)
+        # q1: the question reordered (its own words: the swap is not reordered); candidates: the paraphraser's
+        # two, the in-place swap (the paraphraser wrote it too: one), the reordering
+        assert (got[0]["paraphrase"], got[0]["origin"], got[0]["suggestion"]) == (
+            "What is another application for prime numbers besides public key cryptography?",
+            "reorder:adjunct_to_end",
+            "",
+        )
+        assert (got[0]["candidates"], got[0]["candidate_drops"]) == (3, {"keeps_content": 1})
+        # q2 has no suggestion: the reordering is chosen before the (deeper) free rewrite
+        assert (got[1]["paraphrase"], got[1]["origin"]) == ("What type of punishment does the UMC condemn?", "reorder:wh_to_front")  # fmt: skip
     # without reorderings: the swap (written by the paraphraser first, so credited to it) and the free rewrite
-    assert [w["paraphrase"] for w in without] == [outputs[q1, "use"], outputs[q2, None]]
+    assert [w["paraphrase"] for w in run("depth", reorder=False)] == [outputs[q1, "use"], outputs[q2, None]]

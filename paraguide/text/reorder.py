@@ -33,7 +33,14 @@ from paraguide.text.pos import TaggedToken, has_tagger, pos_tag
 __all__ = ["Reordering", "RULES", "reorder"]
 
 RULES = {
-    "en": ("adjunct_to_end", "time_to_front", "strand_preposition", "wh_to_front", "name_called"),
+    "en": (
+        "adjunct_to_end",
+        "time_to_front",
+        "strand_preposition",
+        "wh_to_front",
+        "name_called",
+        "possessive_of",
+    ),
     "zh": ("copula_swap",),
 }
 
