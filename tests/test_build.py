@@ -33,6 +33,7 @@ from paraguide.score.filters import (
 )
 from paraguide.text.match import includes
 from paraguide.text.substitute import forms
+from paraguide.text.tokenize import tokenize
 
 EXAMPLE = ROOT / "examples" / "data" / "squad_en.json"
 EXAMPLE_PPDB = ROOT / "examples" / "data" / "ppdb_en.txt"
@@ -429,16 +430,23 @@ def test_testset_files_side_by_side(tmp_path):
     assert sum(a["status"] == "selected" for a in accounting) == len(para)
     provenance = [json.loads(x) for x in (out / "provenance.jsonl").read_text().splitlines()]
     assert [p["id"] for p in provenance] == [r["id"] for r in para]
+    reordered = 0
     for p, r in zip(provenance, para, strict=True):
-        assert p["paraphrase"] == r["question"] and any(
-            includes(r["question"], f) for f in forms(p["suggestion"])
-        )
         scorer = summary["components"]["scorer"]
-        assert p["suggestion_source"] == "ppdb" and p["scores"][scorer] >= summary["components"]["threshold"]
-        assert p["origin"] in ("paraphraser", "in_place")
+        assert p["paraphrase"] == r["question"] and p["scores"][scorer] >= summary["components"]["threshold"]
+        if p["origin"].startswith("reorder:"):  # the question's own words in another order, no suggestion
+            reordered += 1
+            assert (p["suggestion"], p["suggestion_source"]) == ("", "none")
+            assert sorted(tokenize(p["paraphrase"].lower(), "en")) == sorted(
+                tokenize(p["original"].lower(), "en")
+            )
+            continue
+        assert any(includes(r["question"], f) for f in forms(p["suggestion"]))
+        assert p["suggestion_source"] == "ppdb" and p["origin"] in ("paraphraser", "in_place")
         # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
         assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
     assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]
+    assert reordered == 1 and summary["components"]["reorder"] is True  # "Which planet is Olympus Mons on?"
     # the same run again gives the same files (the chunking is part of the configuration, like the batch
     # size: batches of other shapes may round differently)
     again = squad_testset(tmp_path, "again", "--top-k", "5", "--chunk-size", "5", "--fluency", "bundled")
