@@ -446,7 +446,15 @@ def test_testset_files_side_by_side(tmp_path):
         # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
         assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
     assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]
-    assert reordered == 1 and summary["components"]["reorder"] is True  # "Which planet is Olympus Mons on?"
+    # "Which planet is Olympus Mons on?"; without NLTK's tagger there are no English reorderings, and the
+    # summary says so
+    from paraguide.text.pos import has_tagger
+
+    if has_tagger("en"):
+        assert reordered == 1 and summary["components"]["reorder"] is True
+    else:
+        assert reordered == 0
+        assert summary["components"]["reorder"] == "off (NLTK's English tagger is not installed)"
     # the same run again gives the same files (the chunking is part of the configuration, like the batch
     # size: batches of other shapes may round differently)
     again = squad_testset(tmp_path, "again", "--top-k", "5", "--chunk-size", "5", "--fluency", "bundled")
