@@ -27,6 +27,19 @@ EN = [
     ),
     ("What did Tesla develop in 1887?", [("time_to_front", "In 1887, what did Tesla develop?")]),
     (
+        "How old was Newton during Super Bowl 50?",
+        [("when_to_front", "During Super Bowl 50, how old was Newton?")],
+    ),
+    (
+        "Which late night comedy host show played immediately after Super Bowl 50 ended?",
+        [
+            (
+                "when_to_front",
+                "Immediately after Super Bowl 50 ended, which late night comedy host show played?",
+            )
+        ],
+    ),
+    (
         "What were shipbuilding and engineering important to Newcastle for in the 19th century?",
         [
             (
@@ -72,6 +85,11 @@ REFUSED = [
     "The largest objects were produced during which time period?",  # "during" is not stranded
     "What is the name of matters outside the legislative ability of the Scottish Parliament?",  # plural
     "In 2012, how many stadiums were named as finalists before the final stadium was chosen?",  # a clause
+    "What legitimate dynasty came after the Yuan?",  # order, not time
+    "Which country's cars became more highly sought after as they were more fuel efficient?",  # reading h
+    "What was the name of the program debuted by ABC in 1966?",  # the year is the program's (reading h)
+    "When did Luther appear before the Diet of Worms?",  # a place, and a time asked of a time
+    "What was the cost for a commercial lasting 30 seconds and airing during Super Bowl 50?",  # the ad's
     # refused after reading 2026-11-26e
     "What was the name of the Doctor Who-related song released in 1988?",  # the year is the song's
     "Antigone was a play made by whom?",  # "Who was Antigone a play made by?"

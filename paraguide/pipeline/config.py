@@ -155,7 +155,7 @@ class GeneratorConfig:
     reorder: bool | None = option(
         "also offer the question with its phrases reordered as people do "
         "(a fronted phrase moved to the end, a question word left at the end fronted, a preposition "
-        "stranded, 'What is the name of X' -> 'What is X called'; 什么是X <-> X是什么), "
+        "stranded, 'What is the name of X' -> 'What is X called', a closing 'after ...' fronted; 什么是X <-> X是什么), "
         "and choose an accepted reordering first; English needs NLTK's tagger (default: the preset's)"
     )
     select: str | None = option(

@@ -9,6 +9,8 @@ English (NLTK's POS tags):
 - ``time_to_front``: a closing time phrase goes first: "What did Tesla develop in 1887?" -> "In 1887, what
   did Tesla develop?" (only times -- years, decades, centuries --, since a place or another phrase at the end
   may belong to the noun before it: "an interest in Tesla").
+- ``when_to_front``: "What did Edison offer Tesla after completing the project?" -> "After completing the
+  project, what did Edison offer Tesla?" (after, before, during ... following the verb or its object).
 - ``strand_preposition``: "Of what material were the pellets made?" -> "What material were the pellets made
   of?"; "In what year was it built?" -> "What year was it built?" (a year, a month, a day need no "in").
 - ``wh_to_front``: a question word left in place goes first: "The Normans conquered which country?" ->
@@ -219,11 +221,63 @@ def _time_to_front(q: str, toks: list[TaggedToken]) -> str | None:
         return None
     if any(t.text.lower() in _MONTHS | {"of"} for t in toks[start - 3 : start]):
         return None  # "on the 20th of October in 1880": one date, not two phrases
-    if toks[start - 1].tag == "VBN" and toks[start - 2].tag in _NOUN:
-        return None  # "the song released in 1988": the time belongs to the participle
+    if any(toks[k].tag == "VBN" and toks[k - 1].tag in _NOUN for k in range(2, start)):
+        return None  # "the song released in 1988", "the program debuted by ABC in 1966": the participle's
     time = _upper_first(_text(q, toks, start, len(toks) - 1))
     head = _lower_first(_text(q, toks, 0, start), toks)
     return f"{time}, {head}?"
+
+
+# Prepositions and subordinators of time whose phrase or clause can open a question as well as close it.
+_WHEN_WORDS = {"after", "before", "during", "following", "upon", "throughout"}
+_DEGREE = {"shortly", "immediately", "soon", "just", "right", "long", "well", "directly", "even", "only"}
+# Verbs with which "after" / "before" is no time: order ("came after", "followed"), place ("appeared before
+# the court", "went before"), naming ("named after"), wanting or resembling ("sought after", "took after").
+_NOT_TIME_VERBS = {
+    "come", "go", "follow", "precede", "succeed", "appear", "stand", "bring", "testify", "present", "name",
+    "call", "rank", "place", "put", "list", "argue", "plead", "kneel", "bow", "seek", "look", "take",
+}  # fmt: skip
+
+
+def _verb_lemma(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word.lower(), upos="VERB")
+    return lemmas[0] if lemmas else word.lower()
+
+
+def _when_to_front(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "What did Edison offer Tesla after completing the project?" -> "After completing the project, what did
+    Edison offer Tesla?": a closing phrase of time goes first, when it follows the verb (or its object) and
+    so belongs to the whole question, not to a noun ("Luther's view of the soul after death" stays)."""
+    if not _question(toks) or toks[0].text.lower() not in _WH or any(t.text == "," for t in toks):
+        return None
+    starts = [k for k, t in enumerate(toks) if t.text.lower() in _WHEN_WORDS and k >= 3]
+    if len(starts) != 1 or not 2 <= len(toks) - 1 - starts[0] <= 8:
+        return None
+    start = starts[0]
+    if toks[0].text.lower() == "when":
+        return None  # "When did Luther appear before the Diet of Worms?": a time asked of a time
+    if toks[start - 1].text.lower() in _DEGREE and start > 3:
+        start -= 1  # "shortly after Lenin's death" moves whole, or "shortly" is left at the end
+    verbs = [t for t in toks[:start] if t.tag.startswith("VB")]
+    if verbs and _verb_lemma(verbs[-1].text) in _NOT_TIME_VERBS:
+        return None  # "came after the Yuan", "appeared before the Diet", "named after": not a time
+    head, tail = toks[:start], toks[start + 1 : -1]
+    if tail[0].text.lower() in _CLAUSE_WORDS:
+        return None  # "sought after as they were ...": no phrase of time
+    if any(t.text.lower() in _CLAUSE_WORDS | {"to"} for t in head[1:]) or any(
+        t.text.lower() in _WH for t in tail
+    ):
+        return None  # "... to have their ad shown during Super Bowl 50": the phrase may be the inner clause's
+    before = toks[start - 1]
+    object_after_verb = before.tag in ("NNP", "NNPS", "PRP") and toks[start - 2].tag.startswith("VB")
+    if not (before.tag.startswith("VB") or before.tag in ("RP", "RB") or object_after_verb):
+        return None  # a noun before it may own the phrase
+    if before.tag in ("VBN", "VBG") and (toks[start - 2].tag in _NOUN or toks[start - 2].tag == "CC"):
+        return None  # "the ad shown during the game", "a commercial lasting 30 seconds and airing during ..."
+    when = _upper_first(_text(q, toks, start, len(toks) - 1))
+    return f"{when}, {_lower_first(_text(q, toks, 0, start), toks)}?"
 
 
 def _strand_preposition(q: str, toks: list[TaggedToken]) -> str | None:
@@ -346,6 +400,7 @@ def _name_called(q: str, toks: list[TaggedToken]) -> str | None:
 _EN_RULES = (
     ("adjunct_to_end", _adjunct_to_end),
     ("time_to_front", _time_to_front),
+    ("when_to_front", _when_to_front),
     ("strand_preposition", _strand_preposition),
     ("wh_to_front", _wh_to_front),
     ("name_called", _name_called),
