@@ -34,18 +34,6 @@ from paraguide.text.pos import TaggedToken, has_tagger, pos_tag
 
 __all__ = ["Reordering", "RULES", "reorder"]
 
-RULES = {
-    "en": (
-        "adjunct_to_end",
-        "time_to_front",
-        "strand_preposition",
-        "wh_to_front",
-        "name_called",
-        "possessive_of",
-    ),
-    "zh": ("copula_swap",),
-}
-
 
 @dataclass(frozen=True)
 class Reordering:
@@ -164,6 +152,8 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
 
 
 def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
+    """A phrase before the question's one comma goes after it ("Besides X, what ...?" -> "What ... besides
+    X?"), when what follows the comma is a question of its own."""
     if not _question(toks):
         return None
     commas = [k for k, t in enumerate(toks) if t.text == ","]
@@ -210,6 +200,7 @@ def _time_phrase_start(toks: list[TaggedToken]) -> int | None:
 
 
 def _time_to_front(q: str, toks: list[TaggedToken]) -> str | None:
+    """A closing year, decade or century goes first, in a question with no clause it could belong to."""
     if not _question(toks) or toks[0].text.lower() not in _WH:
         return None
     if any(t.text == "," for t in toks) or any(t.text.lower() in _CLAUSE_WORDS for t in toks[1:]):
@@ -252,12 +243,12 @@ def _when_to_front(q: str, toks: list[TaggedToken]) -> str | None:
     so belongs to the whole question, not to a noun ("Luther's view of the soul after death" stays)."""
     if not _question(toks) or toks[0].text.lower() not in _WH or any(t.text == "," for t in toks):
         return None
+    if toks[0].text.lower() == "when":
+        return None  # "When did Luther appear before the Diet of Worms?": a time asked of a time
     starts = [k for k, t in enumerate(toks) if t.text.lower() in _WHEN_WORDS and k >= 3]
     if len(starts) != 1 or not 2 <= len(toks) - 1 - starts[0] <= 8:
         return None
     start = starts[0]
-    if toks[0].text.lower() == "when":
-        return None  # "When did Luther appear before the Diet of Worms?": a time asked of a time
     if toks[start - 1].text.lower() in _DEGREE and start > 3:
         start -= 1  # "shortly after Lenin's death" moves whole, or "shortly" is left at the end
     verbs = [t for t in toks[:start] if t.tag.startswith("VB")]
@@ -281,6 +272,8 @@ def _when_to_front(q: str, toks: list[TaggedToken]) -> str | None:
 
 
 def _strand_preposition(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "Of what material were they made?" -> "What material were they made of?" ("In what year" -> "What
+    year": a time needs no preposition)."""
     if not _question(toks) or len(toks) < 5:
         return None
     prep = toks[0].text.lower()
@@ -441,3 +434,4 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
 
 
 _ZH_RULES = (("copula_swap", _copula_swap),)
+RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
