@@ -14,6 +14,10 @@ directions,
         --en runs/gemma_corpus/kqapro/train.jsonl:12000 --zh runs/gemma_corpus/zh/train.jsonl:30000 \
         --out runs/gemma_corpus/mixed/train.jsonl
 
+``--controls`` keeps the pairs that lose a content or scope word too, and labels each pair with a control
+code instead (faithful or loose, and how deep it rewrites), which the prompt carries: generation then asks
+for "faithful, large", a kind the pairs seldom are (paraguide.model.causal.control_code).
+
 FILE:N takes at most N examples of FILE's training rows (seeded sample, before filtering); the held-out
 rows of each FILE (``.heldout.jsonl`` beside it) are filtered the same way and pooled.
 """
@@ -29,8 +33,10 @@ from collections import Counter
 from pathlib import Path
 
 from paraguide.data.io import read_jsonl
+from paraguide.model.causal import control_code
 from paraguide.score import default_threshold, load_scorer
 from paraguide.score.filters import Candidate, KeepsContent, KeepsScope
+from paraguide.text.edits import edit_rate
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 WORD_CHARS = re.compile(r"[\W_]+")
@@ -112,7 +118,16 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--keeps-scope", action="store_true", help="drop pairs whose scope words differ (KeepsScope)"
     )
+    ap.add_argument(
+        "--controls",
+        action="store_true",
+        help="keep the pairs the two filters above would drop, and label every pair with its control code "
+        "(paraguide.model.causal.control_code: faithful = it passes KeepsContent(1) and KeepsScope both "
+        "ways; the depth from its token edit rate) instead",
+    )
     args = ap.parse_args(argv)
+    if args.controls and (args.keeps_content is not None or args.keeps_scope):
+        ap.error("--controls labels what --keeps-content / --keeps-scope would drop: use one or the other")
     train, held, stats = [], [], {}
     for lang, specs in (("en", args.en), ("zh", args.zh)):
         scorer = load_scorer("sim", lang=lang)
@@ -127,6 +142,13 @@ def main(argv=None) -> int:
                     why = keeps_question(r, lang, args.keeps_content, args.keeps_scope)
                     counts[why or "kept by rules"] += 1
                     if why is None:
+                        if args.controls:
+                            faithful = keeps_question(r, lang, 1, True) is None
+                            r = {
+                                **r,
+                                "control": control_code(faithful, edit_rate(r["source"], r["target"], lang)),
+                            }
+                            counts[r["control"]] += 1
                         kept.append(r)
                 scores = scorer.score([(r["source"], r["target"]) for r in kept]) if kept else []
                 for r, s in zip(kept, scores, strict=True):

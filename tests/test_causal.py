@@ -266,6 +266,57 @@ def test_prompt_is_cut_in_the_question_only(tiny_base):
     assert tokenizer.convert_ids_to_tokens(cut)[-5:] == ["▁who", "▁built", "▁the", "\n", "Paraphrase:"]
 
 
+# The control code decides the rewrite: a small edit changes one word, a large one the sentence.
+CONTROLLED = [
+    ("who built the tower ?", "who built this tower ?", "by whom was the tower built ?"),
+    ("who built the bridge ?", "who built this bridge ?", "by whom was the bridge built ?"),
+    ("who painted the wall ?", "who painted this wall ?", "by whom was the wall painted ?"),
+    ("who painted the door ?", "who painted this door ?", "by whom was the door painted ?"),
+]
+
+
+@pytest.fixture(scope="module")
+def controlled_base(tmp_path_factory):
+    texts = [TEMPLATE, "Style: faithful, small\nStyle: faithful, large\n"] + [" ".join(r) for r in CONTROLLED]
+    return make_tiny_causal(tmp_path_factory.mktemp("tiny_controlled"), texts)
+
+
+def test_control_code_is_the_pairs_kind_and_a_template_line(controlled_base):
+    from transformers import AutoTokenizer
+
+    from paraguide.model.causal import control_code
+
+    assert [control_code(True, e) for e in (0.0, 0.19, 0.2, 0.39, 0.4, 1.5)] == [
+        "faithful, small", "faithful, small", "faithful, medium", "faithful, medium", "faithful, large",
+        "faithful, large"]  # fmt: skip
+    assert control_code(False, 0.1) == "loose, small"
+    tokenizer = AutoTokenizer.from_pretrained(controlled_base)
+    plain, plain_copy = encode_prompt(tokenizer, "who built the tower ?")
+    coded, coded_copy = encode_prompt(tokenizer, "who built the tower ?", control="faithful, large")
+    # the code is a first line of its own, never copied; the rest of the prompt is unchanged
+    assert coded[0] == plain[0] and coded[-len(plain) + 1 :] == plain[1:]
+    assert tokenizer.decode(coded[1 : len(coded) - len(plain) + 1]) == "Style: faithful, large\n"
+    assert sum(coded_copy) == sum(plain_copy)
+
+
+@pytest.mark.slow
+def test_control_codes_steer_the_rewrite(controlled_base, tmp_path):
+    base = controlled_base
+    rows = [{"source": q, "suggestion": "", "target": t, "control": c}
+            for q, small, large in CONTROLLED
+            for t, c in ((small, "faithful, small"), (large, "faithful, large"))]  # fmt: skip
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "run"
+    train_causal(tiny_config(train, out, backbone=base, max_steps=60, control="faithful, large"))
+    para = Paraphraser.from_pretrained(out, dtype="float32")
+    assert para.model.config.control == "faithful, large"
+    questions = [q for q, *_ in CONTROLLED]
+    assert [r[0].text for r in para.paraphrase(questions)] == [large for *_, large in CONTROLLED]
+    small = para.paraphrase(questions, control="faithful, small")
+    assert [r[0].text for r in small] == [s for _, s, _ in CONTROLLED]
+
+
 # --- 2. the saved adapter is the trained model -------------------------------------------------------------
 
 
@@ -333,6 +384,8 @@ def test_log_likelihood_prefers_the_paraphrase_it_learnt(trained, tiny_base):
     )  # a row does not depend on its batch
     with pytest.raises(ValueError, match="2 questions but 1 paraphrases"):
         para.log_likelihood([q, q], [t])
+    with pytest.raises(ValueError, match="trained without control codes"):
+        para.paraphrase([q], control="faithful, large")
 
 
 def test_a_base_cut_to_the_output_vocabulary_trains_the_same_adapter(
@@ -767,3 +820,34 @@ def test_fluency_on_a_pretrained_lm_is_slor_with_its_unigram_table(tiny_base, tm
     got = scorer.fluency([text, other, text])
     assert got[0] == pytest.approx(expected, abs=1e-4) and got[2] == got[0]
     assert scorer.score([(other, text)]) == pytest.approx([got[0] - got[1]], abs=1e-6)
+
+
+def test_corpus_with_controls_labels_what_the_filters_would_drop(tmp_path):
+    """data_prep/causal_corpus.py --controls: a pair that loses a content word is kept as "loose", one that
+    keeps its words and rewrites deeply is "faithful, large", the same words again are still dropped."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
+    import causal_corpus
+
+    rows = [
+        ("Who built the tower in Paris?", "By whom was the tower in Paris built?"),
+        (
+            "Which company provides fast train service in the city?",
+            "Which company provides train service in the city?",
+        ),
+        ("Who built the tower?", "who built the tower ?"),
+    ]
+    prepared = tmp_path / "pairs.jsonl"
+    prepared.write_text(
+        "".join(
+            json.dumps({"source": a, "target": b, "suggestion": "", "lang": "en"}) + "\n" for a, b in rows
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "corpus" / "train.jsonl"
+    assert causal_corpus.main(["--en", str(prepared), "--out", str(out), "--controls"]) == 0
+    written = {
+        json.loads(line)["source"]: json.loads(line)["control"] for line in out.read_text().splitlines()
+    }
+    assert written == {rows[0][0]: "faithful, large", rows[1][0]: "loose, small"}
+    with pytest.raises(SystemExit):
+        causal_corpus.main(["--en", str(prepared), "--out", str(out), "--controls", "--keeps-scope"])

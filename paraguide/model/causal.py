@@ -49,6 +49,9 @@ class CausalConfig:
         default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
     )
     use_copy: bool = True
+    # The control code generation asks for (an adapter trained on control-coded pairs, see control_code);
+    # None: the prompt carries none, as for adapters trained without them.
+    control: str | None = None
     max_prompt_tokens: int = 96
     max_target_tokens: int = 64
     model_type: str = MODEL_TYPE
@@ -90,10 +93,26 @@ def is_causal_folder(folder: str | os.PathLike) -> bool:
 # leading space, as they are in the paraphrase: the same token ids, which is what copying needs.
 
 
-def prompt_pieces(question: str, suggestion: str | None = None, matched: str | None = None):
+# Control codes (after QCPG, Bandel et al. 2022). The training pairs mix faithful rewrites with ones that
+# drop a constraint, and one-word edits with deep ones; a model trained on all of them writes their average
+# -- a rewrite that loses content, or a copy. Each training pair is labelled with what it does, and
+# generation asks for the kind wanted ("faithful, large"), which the pairs rarely are together.
+DEPTHS = ((0.2, "small"), (0.4, "medium"), (float("inf"), "large"))
+
+
+def control_code(faithful: bool, edit: float) -> str:
+    """The control code of a pair: whether it keeps every content and scope word both ways, and how far
+    its target is from its source (token edit rate: under 0.2 small, under 0.4 medium, else large)."""
+    depth = next(name for limit, name in DEPTHS if edit < limit)
+    return f"{'faithful' if faithful else 'loose'}, {depth}"
+
+
+def prompt_pieces(
+    question: str, suggestion: str | None = None, matched: str | None = None, control: str | None = None
+):
     """The prompt as (text, copyable) pieces: the suggestion and the question may be copied, the template
-    may not."""
-    pieces = []
+    and the control code may not."""
+    pieces = [("Style: " + control + "\n", False)] if control else []
     if suggestion:
         pieces += [("Use:", False), (" " + suggestion, True), ("\n", False)]
         if matched:
@@ -102,14 +121,16 @@ def prompt_pieces(question: str, suggestion: str | None = None, matched: str | N
     return pieces
 
 
-def encode_prompt(tokenizer, question: str, suggestion=None, matched=None, max_tokens: int = 96):
+def encode_prompt(
+    tokenizer, question: str, suggestion=None, matched=None, max_tokens: int = 96, control=None
+):
     """(ids, copyable) of a prompt, with the tokenizer's BOS first. A question too long for ``max_tokens``
     is cut at its end (the template stays whole)."""
     ids, copy = [], []
     if tokenizer.bos_token_id is not None:
         ids.append(tokenizer.bos_token_id)
         copy.append(0)
-    pieces = prompt_pieces(question, suggestion, matched)
+    pieces = prompt_pieces(question, suggestion, matched, control)
     encoded = [tokenizer.encode(t, add_special_tokens=False) for t, _ in pieces]
     overflow = len(ids) + sum(map(len, encoded)) - max_tokens
     if overflow > 0:

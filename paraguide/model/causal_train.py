@@ -54,6 +54,11 @@ class CausalTrainConfig:
         None,
     )
     use_copy: bool = option("the copy head (off: the plain LM, for comparison)", True)
+    control: str | None = option(
+        "the control code generation asks for, when the training rows carry control codes (their "
+        "'control' field, data_prep/causal_corpus.py --controls), e.g. 'faithful, large'",
+        None,
+    )
     max_prompt_tokens: int = option("longest prompt in tokens", 96)
     max_target_tokens: int = option("longest paraphrase in tokens", 64)
     batch_size: int = option("examples per step", 8)
@@ -86,6 +91,7 @@ class CausalTrainConfig:
             lora_alpha=self.lora_alpha,
             lora_dropout=self.lora_dropout,
             use_copy=self.use_copy,
+            control=self.control,
             max_prompt_tokens=self.max_prompt_tokens,
             max_target_tokens=self.max_target_tokens,
         )
@@ -109,6 +115,7 @@ def encode_rows(tokenizer, rows: list[dict], config: CausalTrainConfig) -> list[
             r["suggestion"] or None,
             r.get("matched") or None,
             config.max_prompt_tokens,
+            r.get("control") or None,
         )
         out.append(Example(ids, copy, encode_target(tokenizer, r["target"], config.max_target_tokens)))
     return out

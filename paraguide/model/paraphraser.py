@@ -275,7 +275,9 @@ class CausalParaphraser:
         for i in range(0, len(questions), batch_size):
             examples = []
             for q, p in zip(questions[i : i + batch_size], paraphrases[i : i + batch_size], strict=True):
-                ids, copy = encode_prompt(self.tokenizer, normalize(q), max_tokens=cfg.max_prompt_tokens)
+                ids, copy = encode_prompt(
+                    self.tokenizer, normalize(q), max_tokens=cfg.max_prompt_tokens, control=cfg.control
+                )
                 examples.append(
                     Example(ids, copy, encode_target(self.tokenizer, normalize(p), cfg.max_target_tokens))
                 )
@@ -304,10 +306,12 @@ class CausalParaphraser:
         temperature: float = 1.0,
         top_p: float = 0.9,
         seed: int = 0,
+        control: str | None = None,
     ) -> list[list[Paraphrase]]:
         """As :meth:`Paraphraser.paraphrase`: beam search, or with ``do_sample`` ``num_return_sequences``
         distinct nucleus samples (``temperature``, ``top_p``; seeded by ``seed``: the same call gives the
-        same samples), most probable first."""
+        same samples), most probable first. ``control``: the control code to ask for (an adapter trained
+        with them; default: its config's, e.g. "faithful, large")."""
         from paraguide.model.causal import encode_prompt
         from paraguide.model.causal_beam import beam_search, sample
 
@@ -324,9 +328,17 @@ class CausalParaphraser:
                 f"{n} questions but {len(suggestions)} suggestions and {len(matched)} matched phrases"
             )
         limit = self.model.config.max_prompt_tokens
+        if control is not None and self.model.config.control is None:
+            raise ValueError("this adapter was trained without control codes: control must be None")
+        control = control or self.model.config.control
         prompts = [
             encode_prompt(
-                self.tokenizer, normalize(q), normalize(s) if s else None, normalize(m) if m else None, limit
+                self.tokenizer,
+                normalize(q),
+                normalize(s) if s else None,
+                normalize(m) if m else None,
+                limit,
+                control,
             )
             for q, s, m in zip(questions, suggestions, matched, strict=True)
         ]
