@@ -6,10 +6,12 @@
 #   2. data_prep/causal_corpus.py keeps the pairs that keep the question (numbers and names agree, length
 #      within 1.6x, bundled sim scorer >= its augmentation threshold, not the same words again) and mixes
 #      them: v2 (stage 1: en + zh), v3en (stage 2: KQA Pro one way), v4en (v3en's pairs that also keep
-#      every content word, at most one added), v5en (v4en's that also keep their scope words, KeepsScope);
+#      every content word, at most one added), v5en (v4en's that also keep their scope words, KeepsScope),
+#      v6en (v3en's pairs, each labelled with its control code instead: faithful or loose, small, medium
+#      or large rewrite; --controls);
 #   3. the bundled adapters were trained on a lent GPU from v2 and v3en (data_prep/gpu/: pack.py, train.py,
-#      finish.py; docs/paraphraser.md). Two further English stages were trained and read blind, neither
-#      adopted (docs/paraphraser.md): v5en on a GPU, and v4en on a CPU from the bundled English adapter,
+#      finish.py; docs/paraphraser.md). Three further English stages were trained and read blind, none
+#      adopted (docs/paraphraser.md): v5en and v6en on a GPU, and v4en on a CPU from the bundled English adapter,
 #      which TRAIN=1 runs (checkpoints every 50 steps; run it again and it resumes).
 #   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N TRAIN=1)
 set -euo pipefail
@@ -30,6 +32,7 @@ corpus "$OUT/v2" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro/train.jsonl" --
 corpus "$OUT/v3en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl"
 corpus "$OUT/v4en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1
 corpus "$OUT/v5en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1 --keeps-scope
+corpus "$OUT/v6en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --controls
 [ "${TRAIN:-0}" = 1 ] || exit 0
 RESUME=()
 [ -f "$MODEL/run.json" ] && RESUME=(--resume)
