@@ -137,6 +137,14 @@ def test_synonyms_rank_by_sense_and_lemmatize(wordnet):
     assert wn.antonyms("right", "a") == ["left", "wrong"] and wn.first_antonyms["right"] == {"a": ["left"]}
 
 
+def test_known_words_are_forms_of_wordnet_lemmas(wordnet):
+    wn = WordNet(wordnet)
+    assert wn.knows("cars") and wn.knows("fixing") and wn.knows("the")  # detachment, a stop word
+    # irregular forms that morphy's detachment misses, through LemmInflect's dictionary
+    assert wn.knows("better") and wn.knows("worst")
+    assert not wn.knows("goodd") and not wn.knows("carz") and not wn.knows("mended")  # mend: no entry here
+
+
 def test_suggestions_skip_stop_words_and_words_in_the_question(wordnet):
     [found] = WordNet(wordnet).suggest(["How do I fix my car or automobile?"])
     by_text = {s.text: s for s in found}
@@ -423,6 +431,9 @@ def test_english_what_and_which_swap_only_as_determiners(tagger):
         "To what extent was it built?",
         "What is the capital of France?",  # a pronoun, not a determiner
         "Who owns the team which won?",  # a relative "which" inside the question
+        "What happens is unclear?",  # the verb before "is" is a verb
+        "Which two religions did Tesla respect?",  # a number between
+        "What animals did Tesla care for?",  # the tagger's "animals/VBZ" before an auxiliary is a noun
     ]
     found = source.suggest(questions)
     assert [[(s.matched, s.text, s.span) for s in f] for f in found[:4]] == [
@@ -431,7 +442,11 @@ def test_english_what_and_which_swap_only_as_determiners(tagger):
         [("Which", "what", (0, 1))],
         [("What", "which", (0, 1))],
     ]
-    assert found[4:] == [[]] * 5
+    assert found[4:10] == [[]] * 6
+    assert [[(s.matched, s.text) for s in f] for f in found[10:]] == [
+        [("Which", "what")],
+        [("What", "which")],
+    ]
 
 
 def test_a_union_keeps_each_sources_suggestions_in_order(tagger, wordnet, tmp_path):

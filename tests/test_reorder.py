@@ -182,3 +182,36 @@ def test_generator_offers_reorderings_and_chooses_them_first(tagger):
         assert (got[1]["paraphrase"], got[1]["origin"]) == ("What type of punishment does the UMC condemn?", "reorder:wh_to_front")  # fmt: skip
     # without reorderings: the swap (written by the paraphraser first, so credited to it) and the free rewrite
     assert [w["paraphrase"] for w in run("depth", reorder=False)] == [outputs[q1, "use"], outputs[q2, None]]
+
+
+def test_generator_offers_the_passive_as_a_reordering(tagger):
+    """An object question made passive (perturb.voice) is a reordering candidate too (origin
+    reorder:passive): the question's own words, agent and patient kept."""
+    q = "What did the Romans build in Britain?"
+    outputs = {(q, None): "What was built in Britain?"}  # loses "Romans"
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsContent(max_added=1)])
+    generate = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource({}), chain, nbest=1, num_beams=1,
+                                   in_place=True, free=True, reorder=True, select="depth")  # fmt: skip
+    [got] = [o.to_json() for o in generate([Item("a", q)])]
+    assert (got["paraphrase"], got["origin"], got["suggestion"]) == (
+        "What was built by the Romans in Britain?",
+        "reorder:passive",
+        "",
+    )
+    assert got["candidate_drops"] == {"keeps_content": 1}
+
+
+def test_passives_refuse_what_readers_rejected(tagger):
+    from paraguide.pipeline.generate import _passives
+
+    assert _passives(
+        [
+            "What did the Romans build in Britain?",
+            "Who wrote Hamlet?",  # "By whom was Hamlet written?": stilted
+            "What did Shrewsbury note about the plague?",  # "... by Shrewsbury about the plague": dangles
+            "Who did Tesla credit for his abilities?",  # whose abilities, once Tesla is the agent?
+            "What natural phenomenon did Tesla create artificially?",  # an adverb after the verb
+        ],
+        "en",
+    ) == ["What was built by the Romans in Britain?", None, None, None, None]
+    assert _passives(["狗咬人怎么办"], "zh") == [None]  # English only

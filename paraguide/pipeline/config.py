@@ -22,7 +22,8 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     those below 0.96 dropped. Chinese (LANG_PRESETS): all-MiniLM-L6-v2 is English-only, so suggestions are
 #     ranked by the bundled question LM and similarity is the bundled sim scorer at 0.5 (its calibrated
 #     threshold drops nearly every Cilin synonym, right or wrong; two sources agreeing is the sense check).
-#     The question reordered with its own words (text.reorder) is a candidate too, taken first when it passes:
+#     The question reordered with its own words (text.reorder; an object question made passive, perturb.voice)
+#     is a candidate too, taken first when it passes:
 #     blind readers judged 86-89 % of those good, and the default's output 80 % against 75 % without them
 #     (readings 2026-11-26f/g; Chinese 92 %).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
@@ -155,7 +156,8 @@ class GeneratorConfig:
     reorder: bool | None = option(
         "also offer the question with its phrases reordered as people do "
         "(a fronted phrase moved to the end, a question word left at the end fronted, a preposition "
-        "stranded, 'What is the name of X' -> 'What is X called', a closing 'after ...' fronted; 什么是X <-> X是什么), "
+        "stranded, 'What is the name of X' -> 'What is X called', a closing 'after ...' fronted, an object "
+        "question made passive; 什么是X <-> X是什么), "
         "and choose an accepted reordering first; English needs NLTK's tagger (default: the preset's)"
     )
     select: str | None = option(

@@ -265,9 +265,13 @@ class QuestionParaphraser:
         """Each question reordered (text.reorder, one batch), as candidates beside the others (origin
         ``reorder:RULE``). The question's own words only: a reordering with a swap inside read worse (74 %
         and 65 % against 90 % and 89 %, readings 2026-11-26e/f), the swap's errors added to the move's."""
-        from paraguide.text.reorder import reorder
+        from paraguide.text.reorder import Reordering, reorder
 
-        found = reorder([current[i] for i in active], self.lang)
+        questions = [current[i] for i in active]
+        found = reorder(questions, self.lang)
+        for rewrites, passive in zip(found, _passives(questions, self.lang), strict=True):
+            if passive:
+                rewrites.append(Reordering(passive, "passive"))
         for i, rewrites in zip(active, found, strict=True):
             seen = {c.text for c in candidates.get(i, [])}
             for r in rewrites:
@@ -387,6 +391,39 @@ class QuestionParaphraser:
         if best.dropped_by == "similarity":
             return best.dropped_by, f"below threshold ({best.reason})"
         return best.dropped_by, best.reason
+
+
+# After the verb, what a passive leaves dangling ("What was noted by Shrewsbury about the plague?") or
+# binds anew ("Who was credited by Tesla for his abilities?": whose abilities?); reading 2026-11-27a.
+_PASSIVE_DANGLES = {"about", "with"}
+_PASSIVE_REBINDS = {"his", "her", "their", "its", "him", "them", "himself", "herself", "themselves", "itself"}
+
+
+def _passives(questions: list[str], lang: str) -> list[str | None]:
+    """Each English object question made passive where the voice perturbation can (perturb.voice: "What
+    did the Romans build?" -> "What was built by the Romans?", agent and patient kept), else None; none
+    without NLTK's tagger, as for the other reorderings. Not its "By whom was Hamlet written?" (readers
+    called all 16 stilted), nor where an "about" / "with" phrase or an adverb follows the verb, nor where
+    a pronoun after it could take the other noun for its antecedent (reading 2026-11-27a)."""
+    from paraguide.text.pos import has_tagger
+
+    if lang != "en" or not has_tagger("en"):
+        return [None] * len(questions)
+    from paraguide.perturb.base import Perturbation, parse
+    from paraguide.perturb.voice import ChangeVoice
+
+    parsed = parse(questions, lang)
+    out: list[str | None] = []
+    for q, r in zip(parsed, ChangeVoice(lang).perturb(parsed), strict=True):
+        if not isinstance(r, Perturbation) or r.perturbed.lower().startswith("by whom"):
+            out.append(None)
+            continue
+        end = r.changes[0].start + len(r.changes[0].old)
+        rest = [t for t in q.tokens if t.start >= end]
+        natural = not (rest and (rest[0].text.lower() in _PASSIVE_DANGLES or rest[0].tag.startswith("RB")))
+        natural = natural and not any(t.text.lower() in _PASSIVE_REBINDS for t in rest)
+        out.append(r.perturbed if natural else None)
+    return out
 
 
 def _depth(c: Candidate) -> tuple[bool, bool, float]:

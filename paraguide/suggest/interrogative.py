@@ -8,7 +8,7 @@ before a verb, not before a negation or a modal ("怎么不能登录" asks why) 
 and never in the set phrases jieba keeps whole (怎么办, 怎么回事, 怎么样).
 
 English has one pair, "what" / "which" used as a determiner -- before a noun, or an adjective and a noun
-("What year", "Which other team", "In what country") -- where the two ask the same. Not before a noun of
+("What year", "Which other team", "Which two religions", "In what country") -- where the two ask the same. Not before a noun of
 quantity or measure ("what percentage", "what time", "to what extent": "which" would pick one of a set),
 not where the tagger's "noun" is a verb ("What causes the ...", seen by the determiner after it), and only
 where the question word opens the question or a prepositional phrase at its start ("In what year"), never
@@ -107,8 +107,27 @@ def _en_determiner(tagged, k: int) -> bool:
         return False
     rest = tagged[k + 1 :]
     j = 0
-    while j < len(rest) and rest[j].tag == "JJ":  # "which other team", "what famous person"
+    while j < len(rest) and rest[j].tag in ("JJ", "CD"):  # "which other team", "what two religions"
         j += 1
-    if j >= len(rest) or rest[j].tag not in _NOUN or rest[j].text.lower() in _MEASURE:
+    if j >= len(rest) or rest[j].text.lower() in _MEASURE:
+        return False
+    if rest[j].tag not in _NOUN and not _plural_noun_before_auxiliary(rest, j):
         return False
     return not (j + 1 < len(rest) and rest[j + 1].tag in ("DT", "PDT", "PRP", "PRP$"))
+
+
+# Auxiliaries that open the clause after a fronted object: "What animals did Tesla care for?"
+_AUX = frozenset(
+    ["do", "does", "did", "is", "are", "was", "were", "has", "have", "had", "can", "could", "will", "would"]
+)
+
+
+def _plural_noun_before_auxiliary(rest, j: int) -> bool:
+    """The tagger's slip after "what": a plural noun tagged as a verb ("What animals/VBZ did ..."). A verb
+    there cannot be followed by an auxiliary; and the word must be a plural noun (LemmInflect's
+    dictionary), not a verb ("What happens is ...")."""
+    if rest[j].tag != "VBZ" or j + 1 >= len(rest) or rest[j + 1].text.lower() not in _AUX:
+        return False
+    from lemminflect import getAllLemmas
+
+    return "NOUN" in getAllLemmas(rest[j].text.lower())

@@ -238,9 +238,16 @@ class WordNet:
         return found
 
     def knows(self, word: str) -> bool:
-        """A stop word, or a form of a WordNet lemma (any part of speech)."""
+        """A stop word, or a form of a WordNet lemma (any part of speech): a morphy detachment, or a form
+        LemmInflect's dictionary lemmatizes to one (irregular and consonant-doubling forms that detachment
+        misses -- "bought", "biggest", "permitted" -- and the forms paraguide's own substitution writes, as
+        text.substitute inflects with LemmInflect)."""
         word = word.lower()
-        return word in self.stopwords or any(self.lemmatize(word, p) for p in WORDNET_POS)
+        if word in self.stopwords or any(self.lemmatize(word, p) for p in WORDNET_POS):
+            return True
+        from lemminflect import getAllLemmas
+
+        return any(lemma.lower() in self.lemmas for found in getAllLemmas(word).values() for lemma in found)
 
     def synonyms(self, word: str, pos: str | None = None) -> list[tuple[str, float, str]]:
         """``(synonym, score, pos)`` ranked: 1 / rank of the sense it comes from."""
