@@ -82,7 +82,6 @@ def main(argv=None) -> int:
         help="RUN=FOLDER: RUN started from the adapter of an earlier run that came back to FOLDER",
     )
     ap.add_argument("--check", type=int, default=0, help="held-out examples per language to re-score")
-    ap.add_argument("--device", default="NVIDIA H200", help="the GPU it trained on, for the card")
     ap.add_argument(
         "--control",
         help="the control code generation asks for (a corpus built with causal_corpus.py --controls)",
@@ -128,7 +127,7 @@ def main(argv=None) -> int:
                 best=", ".join(f"{k}: {v}" for k, v in best.items() if k.startswith("heldout_"))
                 + f" at step {best['step']}",
                 corpus="; ".join(CORPORA[x] for x in langs),
-                device=args.device,
+                device=metrics.get("device", "NVIDIA H200"),  # train.py records it; the first runs did not
             )
             + (CONTROL.format(control=args.control) if args.control else "")
             + (

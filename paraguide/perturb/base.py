@@ -100,22 +100,26 @@ class Parsed:
     entities: list[Entity] = field(default_factory=list)
 
 
-def parse(questions: Sequence[str], lang: str, ner: str | None = None, finder=None) -> list[Parsed]:
+def parse(
+    questions: Sequence[str], lang: str, ner: str | None = None, finder=None, entities: bool = True
+) -> list[Parsed]:
     """Tag and find the entities of every question once (``ner``: a local spaCy pipeline's name for the
     entities; default: paraguide's rules; ``finder``: an :class:`EntityFinder` already built, which a caller
-    that parses batch after batch passes so that a spaCy pipeline loads once)."""
+    that parses batch after batch passes so that a spaCy pipeline loads once; ``entities=False``: tags
+    only, for an operation that reads no entities)."""
     from paraguide.text.entities import EntityFinder
     from paraguide.text.pos import pos_tag
     from paraguide.text.substitute import fix_do_support
 
-    finder = finder or EntityFinder(lang, ner=ner)
+    if entities:
+        finder = finder or EntityFinder(lang, ner=ner)
     out = []
     for text in questions:
         tokens = pos_tag(text, lang)
         if lang == "en":  # "does" tagged as a main verb in "how does it work": the tagger's commonest slip
             tags = fix_do_support([t.text for t in tokens], [t.tag for t in tokens])
             tokens = [t._replace(tag=tag) for t, tag in zip(tokens, tags, strict=True)]
-        out.append(Parsed(text, lang, tokens, finder.entities(text)))
+        out.append(Parsed(text, lang, tokens, finder.entities(text) if entities else []))
     return out
 
 

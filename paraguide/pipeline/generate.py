@@ -412,7 +412,7 @@ def _passives(questions: list[str], lang: str) -> list[str | None]:
     from paraguide.perturb.base import Perturbation, parse
     from paraguide.perturb.voice import ChangeVoice
 
-    parsed = parse(questions, lang)
+    parsed = parse(questions, lang, entities=False)  # the voice change reads tags only
     out: list[str | None] = []
     for q, r in zip(parsed, ChangeVoice(lang).perturb(parsed), strict=True):
         if not isinstance(r, Perturbation) or r.perturbed.lower().startswith("by whom"):
