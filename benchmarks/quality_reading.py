@@ -87,10 +87,11 @@ def accepted(run: Path) -> list[dict]:
 def sheet(args) -> None:
     rng = random.Random(args.seed)
     runs = dict(spec.split("=", 1) for spec in args.run)
+    sizes = {name: int(k) for name, k in (spec.split("=", 1) for spec in args.size or [])}
     items: dict[tuple[str, str], dict] = {}  # (original, paraphrase) -> item
     for name, path in runs.items():
         found = accepted(Path(path))
-        for a in rng.sample(found, min(args.per_system, len(found))):
+        for a in rng.sample(found, min(sizes.get(name, args.per_system), len(found))):
             key = (a["original"], a["paraphrase"].strip().lower())
             item = items.setdefault(
                 key, {"original": a["original"], "paraphrase": a["paraphrase"], "systems": []}
@@ -114,7 +115,14 @@ def sheet(args) -> None:
         args.attribution or ATTRIBUTION[args.lang],
         "",
     ]
-    key = {"runs": runs, "per_system": args.per_system, "seed": args.seed, "lang": args.lang, "items": {}}
+    key = {
+        "runs": runs,
+        "per_system": args.per_system,
+        "sizes": sizes,
+        "seed": args.seed,
+        "lang": args.lang,
+        "items": {},
+    }
     for n, item in enumerate(order, 1):
         # Every rewrite lower-cased: the paraphraser writes lower case and an in-place substitution keeps the
         # question's case, which would tell the reader where a rewrite came from.
@@ -216,6 +224,7 @@ def main() -> None:
     p = sub.add_parser("sheet", help="a blind sheet and its key from test-set runs")
     p.add_argument("--run", action="append", required=True, help="NAME=RUN_FOLDER (repeatable)")
     p.add_argument("--per-system", type=int, default=40)
+    p.add_argument("--size", action="append", help="NAME=K: K items of that run instead of --per-system")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sheet", required=True)
     p.add_argument("--key", required=True)

@@ -434,24 +434,24 @@ def test_testset_files_side_by_side(tmp_path):
     for p, r in zip(provenance, para, strict=True):
         scorer = summary["components"]["scorer"]
         assert p["paraphrase"] == r["question"] and p["scores"][scorer] >= summary["components"]["threshold"]
-        if p["origin"].startswith("reorder:"):  # the question's own words in another order, no suggestion
+        if p["origin"].startswith("reorder:"):  # the question reordered or rephrased by rule, no suggestion
             reordered += 1
             assert (p["suggestion"], p["suggestion_source"]) == ("", "none")
-            assert sorted(tokenize(p["paraphrase"].lower(), "en")) == sorted(
-                tokenize(p["original"].lower(), "en")
-            )
+            kept = [t for t in tokenize(p["original"], "en")[1:] if t[:1].isupper() or t[:1].isdigit()]
+            assert all(t in tokenize(p["paraphrase"], "en") for t in kept)  # names and numbers stay
             continue
         assert any(includes(r["question"], f) for f in forms(p["suggestion"]))
         assert p["suggestion_source"] == "ppdb" and p["origin"] in ("paraphraser", "in_place")
         # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
         assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
     assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]
-    # "Which planet is Olympus Mons on?"; without NLTK's tagger there are no English reorderings, and the
-    # summary says so
+    # "Which planet is Olympus Mons on?", "For what reason did trade on the land routes decline?", "Who was
+    # the builder of the Tower of Hercules?"; without NLTK's tagger there are no English reorderings, and
+    # the summary says so
     from paraguide.text.pos import has_tagger
 
     if has_tagger("en"):
-        assert reordered == 1 and summary["components"]["reorder"] is True
+        assert reordered == 3 and summary["components"]["reorder"] is True
     else:
         assert reordered == 0
         assert summary["components"]["reorder"] == "off (NLTK's English tagger is not installed)"

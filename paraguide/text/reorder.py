@@ -1,6 +1,7 @@
 """Reorderings of a question that keep every content word and what it asks: the rewrites people make when
 they say the same question in another order (Gan & Ng's human paraphrases move whole phrases: "... would be
-an example of what?" -> "what would be an example of ...").
+an example of what?" -> "what would be an example of ..."), and a few fixed rephrasings people use as often
+(a question word said as a phrase, a verb said by its doer's noun).
 
 English (NLTK's POS tags):
 
@@ -18,8 +19,23 @@ English (NLTK's POS tags):
   most schools members of?"
 - ``name_called``: "What was the name of the first Huguenot outpost?" -> "What was the first Huguenot outpost
   called?"
+- ``why_reason``: "Why did the Normans invade England?" -> "For what reason did the Normans invade England?"
+- ``how_way``: "How did the Mongols acquire printing?" -> "In what way did the Mongols acquire printing?"
+  (a manner: before "do" or a modal and a verb, or "be" and a passive participle).
+- ``of_possessive``: "What was the population of Kenya in 2014?" -> "What was Kenya's population in 2014?"
+  (a listed noun a name has -- population, leader, founder --, the name closing the phrase).
+- ``who_agent``: "Who won Super Bowl 50?" -> "Who was the winner of Super Bowl 50?" (a listed verb with a
+  noun for its doer, a definite object and nothing after it but a year).
+- ``where_located``: "Where is the Kuiper Belt located?" -> "What is the location of the Kuiper Belt?".
 
-Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁是X -> X是谁 and back.
+Not the other way round for possessives: "the first president of Kenya" reads well, but "the job of Brown"
+and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, readings 2026-11-26,
+2026-11-27c and d).
+
+Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁是X -> X是谁 and back;
+``which_good``: X哪家好 -> 哪家X好, X什么牌子好 -> 什么牌子的X好; ``ask``: a search query asked as a question,
+高中老师工资 -> 高中老师工资是多少. Not X多少钱 -> X的价格是多少 / X的费用是多少: which of the two a thing takes
+(加盟, 雅思, 考驾照) no tag tells (reading 2026-11-27e: 77 %).
 
 Each rule refuses what it cannot read safely (a second clause, a comma it does not own, a verb it cannot
 inflect): fewer rewrites, each one a question a person would ask. Batch-first: :func:`reorder` takes a list.
@@ -390,6 +406,176 @@ def _name_called(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{toks[0].text} {toks[1].text} {_text(q, toks, 5, len(toks) - 1)} called?"
 
 
+_REASON_AUX = _BE | _DO | _MODAL | _HAVE
+
+
+def _why_reason(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "Why did the Normans invade England?" -> "For what reason did the Normans invade England?"."""
+    if not _question(toks) or toks[0].text.lower() != "why" or toks[1].text.lower() not in _REASON_AUX:
+        return None
+    if any(t.text.lower() in ("not", "n't") for t in toks[1:3]):
+        return None  # "Why not ...?"
+    if any(t.text.lower() in ("reason", "reasons") for t in toks):
+        return None  # "For what reason did samurai avoid divorcing for reasons of dislike?" (reading 2026-11-27d)
+    return f"For what reason {q[toks[1].start :]}"
+
+
+# Verbs with which "how" asks for a name, a form or a spelling, not a manner.
+_HOW_NOT_MANNER = {
+    "know", "call", "name", "spell", "pronounce", "write", "say", "shape", "feel", "do", "go", "look", "sound",
+    "translate", "abbreviate", "title", "term", "refer", "describe", "define", "rank", "rate",
+}  # fmt: skip
+
+
+def _how_way(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "How did Tesla demonstrate his theory?" -> "In what way did Tesla demonstrate his theory?": "how"
+    asking for a manner -- before "do" or a modal and a verb, or before "be" and a passive participle; not
+    "How is the climate?" (a description), "How many", "How long"."""
+    if not _question(toks) or toks[0].text.lower() != "how":
+        return None
+    aux = toks[1].text.lower()
+    rest = toks[2:-1]
+    if aux in _DO | _MODAL:
+        # the bare verb after "did the Romans" may be tagged as a present form ("build/VBP"): the first
+        verbs = [t for t in rest if t.tag in ("VB", "VBP")][:1]
+    elif aux in _BE:
+        verbs = [t for t in rest if t.tag == "VBN"]
+    else:
+        return None
+    if not verbs or any(t.text == "," or t.text.lower() in _CLAUSE_WORDS | {"way", "ways"} for t in rest):
+        return None  # "... in an individual way?" would say "way" twice (reading 2026-11-27c)
+    if any(
+        t.tag in ("VBD", "VBZ", "VBP", "MD") and t not in verbs or t.text.lower() in _BE | _DO for t in rest
+    ):
+        return None  # a second clause ("How did their lawyer suggest they would plea?"), "How may yards did"
+    if _verb_lemma(verbs[0].text) in _HOW_NOT_MANNER:
+        return None  # "How is it known?" asks for a name, "How is it written?" for a spelling
+    return f"In what way {q[toks[1].start :]}"
+
+
+# Nouns whose of-phrase is their owner or bearer, so that "the population of Warsaw" = "Warsaw's
+# population". A list, not a rule: "the city of Paris" (apposition), "the invasion of Poland" (Poland is
+# the one invaded), "the rest of Europe" (a part) and "the University of Chicago" (a name) do not turn.
+_OWNED = {
+    "population", "capital", "president", "mayor", "leader", "leaders", "founder", "government", "economy",
+    "history", "climate", "culture", "currency", "size", "gdp", "headquarters", "owner", "father",
+    "mother", "wife", "husband", "son", "daughter", "brother", "sister", "children", "parents", "family",
+    "nickname", "motto", "flag", "anthem", "mascot", "coach", "quarterback", "stadium", "team", "army",
+    "navy", "troops", "forces", "religion", "constitution", "budget", "revenue", "income", "debt", "exports",
+    "goal", "goals", "aim", "purpose", "mission", "job", "career", "writings", "music", "theory", "views",
+    "opinion", "response", "reaction", "plan", "plans", "strategy", "policy", "policies", "reputation",
+    "influence", "legacy", "death", "birthplace", "wealth", "salary", "age", "record", "status", "opponent",
+    "opponents", "rival", "rivals", "allies", "successor", "predecessor", "teacher", "students", "followers",
+    "supporters", "enemies", "citizens", "residents", "inhabitants", "governor", "ruler", "head", "director",
+    "chairman", "ceo", "owners", "members", "membership", "headquarter", "defense", "offense", "players",
+    "roster", "colors", "logo", "website", "slogan", "founders", "parent", "grandfather", "uncle", "nephew",
+    "cousin", "son-in-law", "niece", "heir", "tomb", "grave", "palace", "residence", "home",
+}  # fmt: skip
+
+
+def _of_possessive(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "What is the population of Warsaw?" -> "What is Warsaw's population?": a noun of a name's (its
+    population, its leader) with the name after "of" becomes the name's possessive; only nouns that say
+    what the name has or is, and only a name that ends the phrase."""
+    if not _question(toks):
+        return None
+    words = [t.text.lower() for t in toks]
+    if "'s" in words or any(t.tag == "POS" for t in toks) or words.count("of") != 1:
+        return None  # one possessive and one "of" at most after the move
+    o = words.index("of")
+    if o < 2 or words[o - 1] not in _OWNED or toks[o - 1].tag not in ("NN", "NNS"):
+        return None
+    d = o - 1
+    while d > 0 and toks[d - 1].tag in ("JJ", "JJS", "JJR", "CD", "NN", "NNS") and toks[d - 1].text.islower():
+        d -= 1
+    if words[d - 1] != "the" or d - o > 3:
+        return None  # "a leader of ...", "which leader of ..."
+    start = o + 1
+    name = start + (words[start] == "the")
+    end = name
+    while end < len(toks) and toks[end].tag in ("NNP", "NNPS"):
+        end += 1
+    if end == name or toks[end].tag in ("CD", "POS", "NN", "NNS", "CC") or toks[end].text in ("&", "-"):
+        return None  # no name, or one that goes on ("Super Bowl 50", "Kenya and Uganda")
+    if words[start] == "the" and end - name > 3:
+        return None
+    after = toks[end]
+    if not (after.text == "?" or after.tag.startswith(("VB", "MD")) or words[end] in _OWNER_ENDS):
+        return None  # "the House Committee on Energy and Commerce": the name may go on
+    owner = _text(q, toks, start, end)
+    if words[start] != "the" and owner[-1:] in ("s", "S"):
+        return None  # "FARMS's head", "the IBM DBMS's purpose", "Los Angeles's" (reading 2026-11-27d)
+    mark = "'" if words[start] == "the" and owner.endswith("s") else "'s"  # "the Broncos'", "Kenya's"
+    before = _text(q, toks, 0, d - 1)
+    owned = _text(q, toks, d, o)
+    return _upper_first(f"{before} {owner}{mark} {owned}{q[toks[end - 1].end :]}".lstrip())
+
+
+# What may follow the name of "the population of Kenya" for it to be the whole name: a time or a place
+# phrase of the question's own ("... of Kenya in 2014?"); not "on", "for", "and" ("the House Committee on
+# Energy and Commerce").
+_OWNER_ENDS = {"in", "during", "before", "after", "around", "since", "until", "at", "by"}
+
+
+# Verbs whose subject has a noun of its own: "Who designed X?" = "Who was the designer of X?".
+_AGENTS = {
+    "design": "designer", "write": "author", "win": "winner", "create": "creator", "develop": "developer",
+    "found": "founder", "discover": "discoverer", "produce": "producer", "invent": "inventor",
+    "direct": "director", "edit": "editor", "publish": "publisher", "translate": "translator",
+    "rule": "ruler", "compose": "composer", "paint": "painter", "own": "owner", "host": "host",
+    "coach": "coach", "command": "commander", "narrate": "narrator", "organize": "organizer",
+    "organise": "organiser", "sponsor": "sponsor", "manage": "manager", "build": "builder",
+    "illustrate": "illustrator", "govern": "governor", "architect": "architect", "choreograph":
+    "choreographer", "conceive": "originator", "originate": "originator", "finance": "financier",
+}  # fmt: skip
+
+
+def _who_agent(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "Who designed the Warsaw Uprising Monument?" -> "Who was the designer of the Warsaw Uprising
+    Monument?": a verb with a noun for its doer, and a definite object (a name, "the", "his") that is all
+    that follows but a closing year."""
+    if not _question(toks) or toks[0].text.lower() != "who" or toks[1].tag not in ("VBD", "VBZ"):
+        return None
+    lemma = _verb_lemma(toks[1].text)
+    if lemma not in _AGENTS or (toks[1].tag == "VBZ") != (
+        lemma in ("own", "rule", "govern", "manage", "host")
+    ):
+        return None  # "Who writes ...?" asks for a habit; "Who owned ...?" is kept for its time
+    rest = toks[2:-1]
+    if not rest or rest[0].text.lower() not in ("the", "his", "her", "its", "their") and rest[0].tag != "NNP":
+        return None  # "Who won a Grammy?": "the winner of a Grammy" is not one person
+    time = _time_phrase_start(toks)
+    body = toks[2:time] if time is not None and time > 2 else rest
+    if len(body) > 9 or any(
+        t.tag.startswith(("VB", "MD", "W", "PRP"))
+        and t.tag != "PRP$"
+        or t.text.lower() in _CLAUSE_WORDS | {",", "to", "and", "or"}
+        or t.tag == "IN"
+        and t.text.lower() != "of"
+        or t.tag == "RB"
+        for t in body
+    ):
+        return None  # "Who led the league in sacks?": a second phrase the noun would not own
+    be = "is" if toks[1].tag == "VBZ" else "was"
+    return f"Who {be} the {_AGENTS[lemma]} of {q[toks[2].start :]}"
+
+
+def _where_located(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "Where is the Kuiper Belt located?" -> "What is the location of the Kuiper Belt?"."""
+    words = [t.text.lower() for t in toks]
+    if not _question(toks) or words[0] != "where" or words[1] not in _BE or words[-2] != "located":
+        return None
+    x = toks[2:-2]
+    if not x or any(
+        t.tag.startswith(("VB", "MD", "W", "RB")) or t.text.lower() in _CLAUSE_WORDS | {","} for t in x
+    ):
+        return None  # "Where is the gallery now located?": "the location of the gallery now"
+    if x[0].tag == "CD" or x[0].text.lower() in ("many", "some", "most", "few", "all", "several", "much"):
+        return None  # "Where is 97% of the population located?" asks where, not for one location
+    be = "is" if words[1] in ("is", "are") else "was"
+    return f"What {be} the location of {_lower_first(_text(q, toks, 2, len(toks) - 2), x)}?"
+
+
 _EN_RULES = (
     ("adjunct_to_end", _adjunct_to_end),
     ("time_to_front", _time_to_front),
@@ -397,6 +583,11 @@ _EN_RULES = (
     ("strand_preposition", _strand_preposition),
     ("wh_to_front", _wh_to_front),
     ("name_called", _name_called),
+    ("why_reason", _why_reason),
+    ("how_way", _how_way),
+    ("of_possessive", _of_possessive),
+    ("who_agent", _who_agent),
+    ("where_located", _where_located),
 )
 
 
@@ -433,5 +624,85 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{words[-1]}是{x_text}{mark}"
 
 
-_ZH_RULES = (("copula_swap", _copula_swap),)
+_WHICH = {"哪个", "哪家", "哪款", "哪种", "哪一个", "哪一家", "哪一款", "哪一种"}
+_GOOD = {"好", "好用", "好看", "划算", "便宜", "好吃", "靠谱", "专业", "正规", "实惠"}
+
+
+def _zh_which_good(q: str, toks: list[TaggedToken]) -> str | None:
+    """X哪家好 -> 哪家X好 (阜阳人流医院哪家好 -> 阜阳哪家人流医院好: a place first stays first), X什么牌子好 ->
+    什么牌子的X好: the question word before the noun it asks about. X nouns only (not 深圳学习成人口语, whose
+    noun is not what is chosen; not "32位和64位", a choice between two)."""
+    words = [t.text for t in toks]
+    mark = ""
+    while words and words[-1] in _ZH_END:
+        mark = words.pop() + mark
+    if len(words) < 3 or words[-1] not in _GOOD:
+        return None
+    if words[-2] in _WHICH:
+        wh, x = words[-2], toks[: len(words) - 2]
+    elif words[-3:-1] == ["什么", "牌子"] or words[-4:-1] == ["什么", "牌子", "的"]:
+        wh, x = "什么牌子的", toks[: len(words) - (3 if words[-2] == "牌子" else 4)]
+    else:
+        return None
+    if not x or any(
+        not t.tag.startswith(("n", "eng", "j", "b")) and t.text != "的" or t.tag == "nr" for t in x
+    ):
+        return None  # a verb in X, or a name (周公山温泉酒店: one place, no choice of it)
+    place = ""
+    if len(x) > 1 and x[0].tag == "ns" and wh in _WHICH:
+        place, x = x[0].text, x[1:]
+        if x and x[0].text == "的":
+            x = x[1:]  # 成都的人流医院哪家好 -> 成都哪家人流医院好
+    if not x or any(t.text == "的" for t in x) or not x[-1].tag.startswith(("n", "eng")):
+        return None  # 空调移机 (a service: 哪家的空调移机)
+    x_text = q[x[0].start : x[-1].end]
+    return f"{place}{wh}{x_text}{words[-1]}{mark}"
+
+
+# A search query that names what it wants ("高中老师工资", "国产航母下水时间") asked as a question: the
+# question each kind of noun asks (its last characters, so that 平均工资 and 门票价格 count).
+_ASKS = {
+    "是多少": (
+        "电话", "价格", "尺寸", "身高", "比例", "年龄", "税率", "费用", "票房", "人数", "销量", "正常值", "排名",
+        "面积", "限额", "手续费", "收视率", "汇率", "利率", "额度", "速度", "人口", "体重", "工资", "房价",
+        "市值", "总资产", "长度", "总分", "利润", "厚度", "倍数", "过路费", "数量", "奖金", "收入", "分数线",
+        "海拔", "温度", "距离", "重量", "高度", "学费", "票价", "密码", "邮编", "区号", "号码", "功率",
+        "容量", "排量", "油耗", "价钱", "成本", "年薪", "月薪", "薪资", "薪水", "鞋码",
+    ),
+    "是什么时候": ("时间", "日期", "生日"),
+    "是多久": ("有效期", "年限", "寿命", "期限", "保质期", "周期"),
+    "是什么": ("缩写", "等级", "级别", "意思", "含义", "全称", "简称", "定义", "英文", "拼音"),
+}  # fmt: skip
+# Before 时间 these make it a duration (存活时间: how long it survives), not a point in time.
+_DURATION_VERBS = (
+    "存活", "持续", "保存", "恢复", "潜伏", "保质", "有效", "使用", "工作", "运行", "充电", "治疗", "等待",
+    "生长", "冷却", "维持", "反应", "睡眠", "飞行", "学习", "训练", "煮", "蒸", "烤", "炖", "泡", "孵化",
+)  # fmt: skip
+# A query that holds one of these asks its own question already.
+_NOT_QUERY = (
+    "吗", "呢", "?", "？", "是否", "能否", "哪", "几", "谁", "什么", "啥", "多少", "怎", "如何", "为何", "为啥",
+    "多久", "多长",
+)  # fmt: skip
+
+
+def _zh_ask(q: str, toks: list[TaggedToken]) -> str | None:
+    """高中老师工资 -> 高中老师工资是多少, 国产航母下水时间 -> 国产航母下水时间是什么时候: a search query that
+    names a quantity, a time or a term, asked as the question it stands for. Not a query with a question
+    word of its own, a space (北京暂住证 有效期) or one word alone."""
+    if len(toks) < 2 or any(w in q for w in _NOT_QUERY) or any(ch.isspace() for ch in q.strip()):
+        return None
+    last = toks[-1].text
+    if last.endswith("时间") and q.strip()[: -len("时间")].endswith(_DURATION_VERBS):
+        return None  # 精子在体内存活时间 asks how long, not when (reading 2026-11-27e)
+    for ask, nouns in _ASKS.items():
+        if any(last.endswith(n) for n in nouns):
+            return q.strip() + ask
+    return None
+
+
+_ZH_RULES = (
+    ("copula_swap", _copula_swap),
+    ("which_good", _zh_which_good),
+    ("ask", _zh_ask),
+)
 RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
