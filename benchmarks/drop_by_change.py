@@ -1,7 +1,8 @@
 """Where a paraphrased test set's F1 drop comes from: one QA run's per-question F1 on each original and its
-paraphrase, grouped by the kind of change (question word only, function words only, content words) and by
+paraphrase, grouped by the kind of change (question word only, function words only, content words), by
 how many of the passage's content words the paraphrase no longer says -- the words a QA model can match
-without understanding the question. Reads a test-set folder (original.json, paraphrased.json, id_map.json)
+without understanding the question -- and by how the paraphrase was made (its provenance's origin: an
+in-place swap, each reordering or rephrasing rule). Reads a test-set folder (original.json, paraphrased.json, id_map.json)
 and the run's predictions on both files (recipes/qa/run_qa.py's predictions_<name>.json).
 
     python benchmarks/drop_by_change.py --testset runs/exp/qa-en-rewrite/rewrite \\
@@ -20,6 +21,7 @@ import json
 import statistics
 from pathlib import Path
 
+from paraguide.data.io import read_jsonl
 from paraguide.data.pairs import read_pairs
 from paraguide.data.squad import SquadReader
 from paraguide.evaluate.metrics import f1
@@ -76,8 +78,15 @@ def _question_groups(testset: Path, run: Path, name: str) -> dict:
     id_map = json.loads((testset / "id_map.json").read_text(encoding="utf-8"))
     before = json.loads((run / f"predictions_{name}-original.json").read_text(encoding="utf-8"))
     after = json.loads((run / f"predictions_{name}-paraphrased.json").read_text(encoding="utf-8"))
+    origins = {}  # paraphrase id -> how it was made (in_place, reorder:RULE), where the run says
+    if (testset / "provenance.jsonl").exists():
+        origins = {
+            p["id"]: p.get("origin", "paraphraser") for _, p in read_jsonl(testset / "provenance.jsonl")
+        }
     stop = load_stopwords("en")
     groups: dict[str, dict[str, list[float]]] = {"change": {}, "passage_words_lost": {}}
+    if origins:
+        groups["origin"] = {}
     passages: dict[str, frozenset[str]] = {}  # a passage's words, read once for all its questions
     for pid, oid in id_map.items():
         question, context = originals[oid]["question"], originals[oid]["context"]
@@ -89,7 +98,10 @@ def _question_groups(testset: Path, run: Path, name: str) -> dict:
             passages[context] = frozenset(t.lower() for t in tokenize(context, "en"))
         words = passages[context]
         lost = len(_passage_words(question, words, stop)) - len(_passage_words(paraphrase, words, stop))
-        for dim, key in (("change", change), ("passage_words_lost", "1 or more" if lost > 0 else "none")):
+        keys = [("change", change), ("passage_words_lost", "1 or more" if lost > 0 else "none")]
+        if origins:
+            keys.append(("origin", origins[pid]))
+        for dim, key in keys:
             groups[dim].setdefault(key, []).append(drop)
         groups.setdefault("all", {}).setdefault("all", []).append(drop)
     return {dim: {k: _summary(v) for k, v in sorted(g.items())} for dim, g in groups.items()}
