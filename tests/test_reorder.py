@@ -52,7 +52,11 @@ EN = [
         "Of what material were the death rays pellets made?",
         [("strand_preposition", "What material were the death rays pellets made of?")],
     ),
-    ("In what year did Tesla die?", [("strand_preposition", "What year did Tesla die?")]),
+    (
+        "In what year did Tesla die?",
+        [("strand_preposition", "What year did Tesla die?"), ("year_when", "When did Tesla die?")],
+    ),
+    ("What year was the school formed?", [("year_when", "When was the school formed?")]),
     (
         "From whom did Genghis Khan learn siege warfare?",
         [("strand_preposition", "Who did Genghis Khan learn siege warfare from?")],
@@ -130,6 +134,8 @@ REFUSED = [
     "Who writes the column?",  # a habit, not the author
     "Where is 97% of the population located?",  # a share of something, not one place
     "Where is the sculpture gallery now located?",  # "now" would dangle
+    "What year is the anniversary?",  # no event to date
+    "What year was Contrasts written in?",  # "When was Contrasts written in?" (reading 2026-11-27k)
 ]
 
 
@@ -189,6 +195,38 @@ def test_chinese_copula_swap_both_ways_and_refusals():
         [],  # a question word of its own
         [],  # 价格 or 费用: no tag tells (reading 2026-11-27e)
     ]
+    # "why" as "the reason", "how to" as "the method", 是什么意思 as 的含义是什么 (LCQMC's frames)
+    questions = ["为什么头发掉得很厉害", "大象的鼻子为什么很长？", "怎么下载爬墙软件", "燕麦怎么吃。", "怎么才能找回支付宝密码",
+                 "举案齐眉是什么意思", "汽车无法启动为什么？", "电脑怎么开不了机", "我的电脑怎么这么卡",
+                 "黄豆芽怎么做才好吃？", "全民枪战怎么飞了", "手机怎么截图", "为什么我最近不喜欢玩游戏了"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("why_reason", "头发掉得很厉害的原因是什么")],
+        [("why_reason", "大象的鼻子很长的原因是什么？")],
+        [("how_method", "下载爬墙软件的方法是什么")],
+        [("how_method", "燕麦的吃法是什么")],
+        [("how_method", "找回支付宝密码的方法是什么")],
+        [("meaning", "举案齐眉的含义是什么")],
+        [],  # 为什么 at the end
+        [],  # 怎么 + a negation asks why
+        [],  # 怎么这么: why
+        [],  # a result (才好吃), not a way to do something
+        [],  # 怎么 ... 了: how it came to happen
+        [],  # the phone is the tool, not what is screenshot: a verb of two characters does not move
+        [],  # "...了的原因" (reading 2026-11-27f)
+    ]
+    questions = ["这个美女叫什么名字？", "大头儿子的爸爸叫什么?", "新金瓶梅什么时候上映", "支付宝金账户有什么用",
+                 "牵牛花又叫什么", "一般的年终奖什么时候发", "石榴是什么时候成熟的？"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("name", "这个美女的名字是什么？")],
+        [("name", "大头儿子的爸爸的名字是什么?")],
+        [("when_time", "新金瓶梅上映的时间是什么时候")],
+        [("use", "支付宝金账户的用途是什么")],
+        [],  # 又叫什么 asks for its other names
+        [],  # a verb of one character: "发的时间"
+        [],  # 是 ... 的
+    ]
     assert RULES == {
         "en": (
             "adjunct_to_end",
@@ -202,8 +240,19 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "of_possessive",
             "who_agent",
             "where_located",
+            "year_when",
         ),
-        "zh": ("copula_swap", "which_good", "ask"),
+        "zh": (
+            "copula_swap",
+            "which_good",
+            "ask",
+            "why_reason",
+            "how_method",
+            "meaning",
+            "name",
+            "when_time",
+            "use",
+        ),
     }
 
 

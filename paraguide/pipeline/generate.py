@@ -2,7 +2,7 @@
 batch of questions at once, optionally iterated (Gan & Ng fig. 4).
 
     generate = QuestionParaphraser.for_testset("en")
-    generate.paraphrase_many(["What year did the Normans reach Sicily?"])  # -> ["Which year did ..."]
+    generate.paraphrase_many(["Which country did the Normans conquer?"])  # -> ["What country did ..."]
     outcomes = generate([Item("q1", "Who wrote Hamlet?", answer="Shakespeare")])  # -> [Outcome]
 
 Iteration (``steps > 1``): step k paraphrases step k-1's chosen paraphrase with a new suggestion found in it;

@@ -27,6 +27,7 @@ English (NLTK's POS tags):
 - ``who_agent``: "Who won Super Bowl 50?" -> "Who was the winner of Super Bowl 50?" (a listed verb with a
   noun for its doer, a definite object and nothing after it but a year).
 - ``where_located``: "Where is the Kuiper Belt located?" -> "What is the location of the Kuiper Belt?".
+- ``year_when``: "In what year did Tesla die?" -> "When did Tesla die?" (the year stays a right answer).
 
 Not the other way round for possessives: "the first president of Kenya" reads well, but "the job of Brown"
 and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, readings 2026-11-26,
@@ -34,7 +35,9 @@ and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, 
 
 Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁是X -> X是谁 and back;
 ``which_good``: X哪家好 -> 哪家X好, X什么牌子好 -> 什么牌子的X好; ``ask``: a search query asked as a question,
-高中老师工资 -> 高中老师工资是多少. Not X多少钱 -> X的价格是多少 / X的费用是多少: which of the two a thing takes
+高中老师工资 -> 高中老师工资是多少; ``why_reason``: 为什么X -> X的原因是什么; ``how_method``: 怎么X -> X的方法是什么
+(燕麦怎么吃 -> 燕麦的吃法是什么); ``meaning``: X是什么意思 -> X的含义是什么; ``name``: X叫什么名字 -> X的名字是什么;
+``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么. Not X多少钱 -> X的价格是多少 / X的费用是多少: which of the two a thing takes
 (加盟, 雅思, 考驾照) no tag tells (reading 2026-11-27e: 77 %).
 
 Each rule refuses what it cannot read safely (a second clause, a comma it does not own, a verb it cannot
@@ -576,6 +579,28 @@ def _where_located(q: str, toks: list[TaggedToken]) -> str | None:
     return f"What {be} the location of {_lower_first(_text(q, toks, 2, len(toks) - 2), x)}?"
 
 
+def _year_when(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "In what year did Tesla die?" -> "When did Tesla die?", "What year was the V&A founded?" -> "When was
+    the V&A founded?": a year asked as a time (the year stays a right answer). Not "What year is it" (a
+    copula with no verb after it: "the year" may be what is asked about), nor a year of something ("In what
+    year of his reign ...")."""
+    words = [t.text.lower() for t in toks]
+    if not _question(toks):
+        return None
+    k = 1 if words[0] in ("in", "during") else 0
+    if words[k : k + 2] not in (["what", "year"], ["which", "year"]) or len(words) < k + 5:
+        return None
+    aux = words[k + 2]
+    if aux not in _DO | _BE | _MODAL | _HAVE:
+        return None  # "What year of his reign", "What year Tesla died"
+    rest = toks[k + 3 : -1]
+    if aux in _BE and not any(t.tag in ("VBN", "VBG") for t in rest):
+        return None  # "What year is the anniversary?": no event to date
+    if rest and rest[-1].tag in ("IN", "RP", "TO"):
+        return None  # "What year was Contrasts written in?" -> "When was Contrasts written in?" (reading 2026-11-27k)
+    return f"When {q[toks[k + 2].start :]}"
+
+
 _EN_RULES = (
     ("adjunct_to_end", _adjunct_to_end),
     ("time_to_front", _time_to_front),
@@ -588,6 +613,7 @@ _EN_RULES = (
     ("of_possessive", _of_possessive),
     ("who_agent", _who_agent),
     ("where_located", _where_located),
+    ("year_when", _year_when),
 )
 
 
@@ -671,7 +697,7 @@ _ASKS = {
     ),
     "是什么时候": ("时间", "日期", "生日"),
     "是多久": ("有效期", "年限", "寿命", "期限", "保质期", "周期"),
-    "是什么": ("缩写", "等级", "级别", "意思", "含义", "全称", "简称", "定义", "英文", "拼音"),
+    "是什么": ("缩写", "等级", "级别", "意思", "含义", "全称", "简称", "定义"),
 }  # fmt: skip
 # Before 时间 these make it a duration (存活时间: how long it survives), not a point in time.
 _DURATION_VERBS = (
@@ -700,9 +726,217 @@ def _zh_ask(q: str, toks: list[TaggedToken]) -> str | None:
     return None
 
 
+_ZH_TAIL = _ZH_END + ("！", "!", "吧", "。", ".")
+_ZH_QUESTION = {
+    "什么",
+    "怎么",
+    "怎样",
+    "如何",
+    "为什么",
+    "为啥",
+    "为何",
+    "吗",
+    "谁",
+    "哪",
+    "哪里",
+    "哪个",
+    "多少",
+    "几",
+    "啥",
+}
+_ZH_CLAUSE = {
+    "但",
+    "但是",
+    "而",
+    "而且",
+    "还是",
+    "或者",
+    "或",
+    "，",
+    ",",
+    "；",
+    ";",
+    "、",
+    "如果",
+    "因为",
+    "所以",
+}
+
+
+def _zh_split_tail(q: str, toks: list[TaggedToken]) -> tuple[list[TaggedToken], str]:
+    """The question's words without its closing particles and marks, and the question mark to end it with
+    (a particle 啊 / 呢 goes: "X的原因是什么啊" reads worse than without it)."""
+    body = list(toks)
+    mark = ""
+    while body and body[-1].text in _ZH_TAIL:
+        if body[-1].text in ("？", "?"):
+            mark = body[-1].text
+        body.pop()
+    return body, mark
+
+
+def _zh_why_reason(q: str, toks: list[TaggedToken]) -> str | None:
+    """为什么头发掉得很厉害 -> 头发掉得很厉害的原因是什么, 大象的鼻子为什么很长 -> 大象的鼻子很长的原因是什么: "why"
+    asked as "what is the reason". Not 为什么 at the end, nor with a second clause (但, 还是, a comma) or a
+    的 just before (X的的原因)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words.count("为什么") != 1 or words[-1] == "为什么":
+        return None
+    k = words.index("为什么")
+    rest = body[:k] + body[k + 1 :]
+    if len(rest) < 2 or any(t.text in _ZH_QUESTION | _ZH_CLAUSE for t in rest):
+        return None
+    if not any(t.tag.startswith(("v", "a")) for t in body[k + 1 :]) or "的" in words[-2:]:
+        return None  # no predicate after it, or "...她的下面的原因"
+    if words[-1] == "了" or rest[0].text in ("会", "有", "要", "能", "是"):
+        return None  # "看不了了的原因", "会地震的原因": readers found both clumsy (reading 2026-11-27f)
+    head = q[body[0].start : body[k].start] if k else ""
+    tail = q[body[k + 1].start : body[-1].end]
+    return f"{head}{tail}的原因是什么{mark}"
+
+
+# After 怎么 these make it "why" (怎么不 / 怎么会 / 怎么这么) or another question (怎么样, 怎么办, 怎么回事).
+_HOW_WHY = {"样", "么", "办", "回事", "这么", "那么", "会", "不", "没", "没有", "无法", "不能", "还", "又", "都",
+            "就", "老是", "总是", "一直", "突然", "也", "样才能", "说"}  # fmt: skip
+_HOW_ABLE = ("才能", "才可以", "可以", "能", "才")
+# Nouns of manner Chinese makes from a verb (吃法, 写法); not 看法 (an opinion), 说法, 想法, 搞法, 查法
+# (reading 2026-11-27g).
+_MANNER_NOUNS = {"吃法", "做法", "用法", "玩法", "打法", "读法", "画法", "叠法", "折法", "穿法", "煮法", "炒法",
+                 "养法", "种法", "织法", "写法", "念法", "拼法", "唱法"}  # fmt: skip
+# Verbs after which "the method of" reads wrong: a state (知道), a placeholder verb (搞, 弄, 整), 把 ... (the
+# object before the verb: 把手机的业务取消的方法).
+_HOW_NOT_ACT = {"知道", "搞", "弄", "整", "算", "看", "把"}
+
+
+def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
+    """手机怎么截图 -> 手机截图的方法是什么, 怎么注册微信 -> 注册微信的方法是什么: "how to" asked as "what is the
+    method". Only where 怎么 asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 / 怎么这么
+    (why), 怎么样, 怎么办; what comes before it is a noun phrase or nothing."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words.count("怎么") != 1 or words[-1] == "怎么":
+        return None
+    k = words.index("怎么")
+    after = body[k + 1 :]
+    if after and after[0].text in _HOW_ABLE:
+        after = after[1:]  # 怎么才能瘦脸 -> 瘦脸的方法
+    if not after or body[k + 1].text in _HOW_WHY or not after[0].tag.startswith(("v", "p")):
+        return None
+    before = body[:k]
+    if any(not t.tag.startswith(("n", "r", "j", "eng")) and t.text != "的" for t in before):
+        return None  # 我想知道怎么..., 坐车怎么...: not a plain subject
+    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"才", "才会", "(", "（"} for t in before + after):
+        return None  # 黄豆芽怎么做才好吃: the way to a result, not to an act
+    if after[-1].text in ("的", "了") or after[-1].tag.startswith("a"):
+        return None  # 怎么飞了 (how it came to), 怎么写好看 (a result): not a way to do something
+    if any(t.text in ("不", "不能", "没", "没有", "无法", "不了") for t in after):
+        return None  # 怎么在百度回答不能提交: why, not how; 爱不爱: a yes-no question inside
+    head = q[before[0].start : before[-1].end] if before else ""
+    verb = q[after[0].start : after[-1].end]
+    if after[0].text in _HOW_NOT_ACT or any(ch in q for ch in "…="):
+        return None
+    if any(t.text in _ZH_TAIL for t in body) or any(t.text in ("该", "应该", "要") for t in before):
+        return None  # two sentences (怎么跟他聊天？他是...), 该怎么 (reading 2026-11-27h)
+    if any(t.tag.startswith("a") or t.text in ("出来", "起来", "下去", "最") for t in after):
+        return None  # 怎么做最舒服, 怎么测出来: a result or a degree, not a way to do something
+    if before and after[-1].tag in ("v", "p"):
+        # With no object after the verb the thing named first is its object: a verb of one character makes
+        # its own noun of manner (燕麦怎么吃 -> 燕麦的吃法, 火的金文怎么写 -> 火的金文的写法); a longer one would
+        # have to go before it, which readers found garbled half the time (读芮广州话, 玩生存手机版我的世界)
+        if len(after) == 1 and verb + "法" in _MANNER_NOUNS and not head.endswith(("笔顺", "英语", "英文")):
+            return f"{head}的{verb}法是什么{mark}"
+        return None
+    return f"{head}{verb}的方法是什么{mark}"
+
+
+def _zh_meaning(q: str, toks: list[TaggedToken]) -> str | None:
+    """举案齐眉是什么意思 -> 举案齐眉的含义是什么."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 4 or words[-3:] != ["是", "什么", "意思"]:
+        return None
+    x = body[:-3]
+    if x[-1].text == "的" or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"请", "翻译"} for t in x):
+        return None
+    if x[-1].tag.startswith(("r", "m", "q")):
+        return None  # 这的含义, 说的一个的含义 (reading 2026-11-27g)
+    return f"{q[x[0].start : x[-1].end]}的含义是什么{mark}"
+
+
+def _zh_noun_phrase(x: list[TaggedToken]) -> bool:
+    """A plain noun phrase: nouns, pronouns, 的 between them (这个美女, 神兵小将的主题曲), ending in a noun."""
+    return (
+        bool(x)
+        and x[-1].tag.startswith(("n", "eng", "j"))
+        and all(
+            t.tag.startswith(("n", "r", "m", "q", "a", "b", "j", "eng", "t")) or t.text == "的" for t in x
+        )
+    )
+
+
+def _zh_name(q: str, toks: list[TaggedToken]) -> str | None:
+    """这个美女叫什么名字 -> 这个美女的名字是什么, 大头儿子的爸爸叫什么 -> 大头儿子的爸爸的名字是什么."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    end = 3 if words[-3:] == ["叫", "什么", "名字"] else 2 if words[-2:] == ["叫", "什么"] else 0
+    if not end or len(words) <= end:
+        return None
+    x = body[:-end]
+    if x[-1].text in ("又", "还", "也", "还可以", "又名", "一般", "都"):
+        return None  # 牵牛花又叫什么 asks for its other names
+    if x[-1].text == "是":
+        x = x[:-1]  # 这韩剧是叫什么 -> 这韩剧的名字
+    if any(t.text == "名字" for t in x) or x[0].text in ("有", "有个", "有一个"):
+        return None  # "...的名字的名字"; 有个韩国男明星的名字是什么 (reading 2026-11-27j)
+    if not _zh_noun_phrase(x) or any(t.text in _ZH_QUESTION for t in x):
+        return None
+    return f"{q[x[0].start : x[-1].end]}的名字是什么{mark}"
+
+
+def _zh_when_time(q: str, toks: list[TaggedToken]) -> str | None:
+    """新金瓶梅什么时候上映 -> 新金瓶梅上映的时间是什么时候: "when" asked as "the time of". The subject a
+    noun phrase, the verb after it of two characters or more and closing the question; not 在 / 从什么时候,
+    是 ... 的, 什么时候 ... 最好."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    pairs = [k for k in range(len(words) - 1) if words[k : k + 2] == ["什么", "时候"]]
+    if len(pairs) != 1 or words.count("什么") != 1:
+        return None  # jieba cuts 什么时候 in two
+    k = pairs[0]
+    x, after = body[:k], body[k + 2 :]
+    if len(after) != 1 or after[0].tag != "v" or len(after[0].text) < 2 or not _zh_noun_phrase(x):
+        return None  # 年终奖什么时候发 -> 发的时间 reads badly; 什么时候吃最好: not a time of one event
+    if any(t.text in _ZH_QUESTION for t in x) or after[0].text.startswith("好"):
+        return None  # 北京欢乐谷什么时候好玩: "好玩的时间" (reading 2026-11-27j)
+    return f"{q[x[0].start : x[-1].end]}{after[0].text}的时间是什么时候{mark}"
+
+
+def _zh_use(q: str, toks: list[TaggedToken]) -> str | None:
+    """支付宝金账户有什么用 -> 支付宝金账户的用途是什么."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 4 or words[-3:] != ["有", "什么", "用"]:
+        return None
+    x = body[:-3]
+    if (
+        not _zh_noun_phrase(x)
+        or any(t.text in _ZH_QUESTION for t in x)
+        or x[0].text in ("学", "做", "当", "读")
+    ):
+        return None  # 学建筑有什么用 asks what the point is, not a use (reading 2026-11-27j)
+    return f"{q[x[0].start : x[-1].end]}的用途是什么{mark}"
+
+
 _ZH_RULES = (
     ("copula_swap", _copula_swap),
     ("which_good", _zh_which_good),
     ("ask", _zh_ask),
+    ("why_reason", _zh_why_reason),
+    ("how_method", _zh_how_method),
+    ("meaning", _zh_meaning),
+    ("name", _zh_name),
+    ("when_time", _zh_when_time),
+    ("use", _zh_use),
 )
 RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
