@@ -850,17 +850,33 @@ def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{head}{verb}的方法是什么{mark}"
 
 
+def _zh_frame(
+    q: str, toks: list[TaggedToken], ending: tuple[str, ...]
+) -> tuple[list[TaggedToken], str] | None:
+    """X of a question X + ``ending`` (是什么意思, 有什么用 ...), its closing marks aside, and the question mark;
+    None where X is empty or asks something else too (a question word, a second clause)."""
+    body, mark = _zh_split_tail(q, toks)
+    n = len(ending)
+    if len(body) <= n or tuple(t.text for t in body[-n:]) != ending:
+        return None
+    x = body[:-n]
+    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE for t in x):
+        return None
+    return x, mark
+
+
 def _zh_meaning(q: str, toks: list[TaggedToken]) -> str | None:
     """举案齐眉是什么意思 -> 举案齐眉的含义是什么."""
-    body, mark = _zh_split_tail(q, toks)
-    words = [t.text for t in body]
-    if len(words) < 4 or words[-3:] != ["是", "什么", "意思"]:
+    found = _zh_frame(q, toks, ("是", "什么", "意思"))
+    if not found:
         return None
-    x = body[:-3]
-    if x[-1].text == "的" or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"请", "翻译"} for t in x):
-        return None
-    if x[-1].tag.startswith(("r", "m", "q")):
-        return None  # 这的含义, 说的一个的含义 (reading 2026-11-27g)
+    x, mark = found
+    if (
+        x[-1].text == "的"
+        or any(t.text in ("请", "翻译") for t in x)
+        or x[-1].tag.startswith(("r", "m", "q"))
+    ):
+        return None  # 这的含义, 说的一个的含义, 请给我翻译一下 (reading 2026-11-27g)
     return f"{q[x[0].start : x[-1].end]}的含义是什么{mark}"
 
 
@@ -877,20 +893,16 @@ def _zh_noun_phrase(x: list[TaggedToken]) -> bool:
 
 def _zh_name(q: str, toks: list[TaggedToken]) -> str | None:
     """这个美女叫什么名字 -> 这个美女的名字是什么, 大头儿子的爸爸叫什么 -> 大头儿子的爸爸的名字是什么."""
-    body, mark = _zh_split_tail(q, toks)
-    words = [t.text for t in body]
-    end = 3 if words[-3:] == ["叫", "什么", "名字"] else 2 if words[-2:] == ["叫", "什么"] else 0
-    if not end or len(words) <= end:
+    found = _zh_frame(q, toks, ("叫", "什么", "名字")) or _zh_frame(q, toks, ("叫", "什么"))
+    if not found:
         return None
-    x = body[:-end]
+    x, mark = found
     if x[-1].text in ("又", "还", "也", "还可以", "又名", "一般", "都"):
         return None  # 牵牛花又叫什么 asks for its other names
     if x[-1].text == "是":
         x = x[:-1]  # 这韩剧是叫什么 -> 这韩剧的名字
-    if any(t.text == "名字" for t in x) or x[0].text in ("有", "有个", "有一个"):
+    if not _zh_noun_phrase(x) or any(t.text == "名字" for t in x) or x[0].text in ("有", "有个", "有一个"):
         return None  # "...的名字的名字"; 有个韩国男明星的名字是什么 (reading 2026-11-27j)
-    if not _zh_noun_phrase(x) or any(t.text in _ZH_QUESTION for t in x):
-        return None
     return f"{q[x[0].start : x[-1].end]}的名字是什么{mark}"
 
 
@@ -914,16 +926,11 @@ def _zh_when_time(q: str, toks: list[TaggedToken]) -> str | None:
 
 def _zh_use(q: str, toks: list[TaggedToken]) -> str | None:
     """支付宝金账户有什么用 -> 支付宝金账户的用途是什么."""
-    body, mark = _zh_split_tail(q, toks)
-    words = [t.text for t in body]
-    if len(words) < 4 or words[-3:] != ["有", "什么", "用"]:
+    found = _zh_frame(q, toks, ("有", "什么", "用"))
+    if not found:
         return None
-    x = body[:-3]
-    if (
-        not _zh_noun_phrase(x)
-        or any(t.text in _ZH_QUESTION for t in x)
-        or x[0].text in ("学", "做", "当", "读")
-    ):
+    x, mark = found
+    if not _zh_noun_phrase(x) or x[0].text in ("学", "做", "当", "读"):
         return None  # 学建筑有什么用 asks what the point is, not a use (reading 2026-11-27j)
     return f"{q[x[0].start : x[-1].end]}的用途是什么{mark}"
 
