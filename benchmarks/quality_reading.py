@@ -30,8 +30,13 @@ from pathlib import Path
 
 from paraguide.data.io import read_jsonl
 from paraguide.data.squad import SquadReader
-from paraguide.text.edits import edit_rate, function_words_only, one_word_added_or_removed, question_word_only
-from paraguide.text.tokenize import tokenize
+from paraguide.text.edits import (
+    edit_rate,
+    function_words_only,
+    one_word_added_or_removed,
+    question_word_only,
+    token_edits,
+)
 
 ATTRIBUTION = {
     "en": "Questions from SQuAD v1.1 dev (Rajpurkar et al. 2016), CC BY-SA 4.0; paraphrases machine-written "
@@ -176,8 +181,7 @@ def score(args) -> None:
             row["one_word"] += one_word_added_or_removed(item["original"], item["paraphrase"], lang)
             row["qword"] += question_word_only(item["original"], item["paraphrase"], lang)
             row["func"] += function_words_only(item["original"], item["paraphrase"], lang)
-            words = len(tokenize(item["original"], lang))
-            row["two"] += round(row["rates"][-1] * words) >= 2  # token edits, as edit_rate counts them
+            row["two"] += token_edits(item["original"], item["paraphrase"], lang) >= 2
     out = {
         "method": __doc__.split("    python")[0].strip(),
         "key": args.key,

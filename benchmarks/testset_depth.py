@@ -19,8 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from paraguide.data.io import read_jsonl
-from paraguide.text.edits import edit_rate, function_words_only, question_word_only
-from paraguide.text.tokenize import tokenize
+from paraguide.text.edits import edit_rate, function_words_only, question_word_only, token_edits
 
 
 def depth(run: Path) -> dict:
@@ -30,7 +29,7 @@ def depth(run: Path) -> dict:
     if not rows:
         raise SystemExit(f"{run}/provenance.jsonl: no selected question")
     rates = [edit_rate(p["original"], p["paraphrase"], lang) for p in rows]
-    two = sum(round(r * len(tokenize(p["original"], lang))) >= 2 for r, p in zip(rates, rows, strict=True))
+    two = sum(token_edits(p["original"], p["paraphrase"], lang) >= 2 for p in rows)
     n = len(rows)
     return {
         "run": str(run),

@@ -403,8 +403,9 @@ def _passives(questions: list[str], lang: str) -> list[str | None]:
     """Each English object question made passive where the voice perturbation can (perturb.voice: "What
     did the Romans build?" -> "What was built by the Romans?", agent and patient kept), else None; none
     without NLTK's tagger, as for the other reorderings. Not its "By whom was Hamlet written?" (readers
-    called all 16 stilted; "Who was Hamlet written by?" read no better, 5 of 12 in reading 2026-11-27c), nor where an "about" / "with" phrase or an adverb follows the verb, nor where
-    a pronoun after it could take the other noun for its antecedent (reading 2026-11-27a)."""
+    called all 16 stilted; "Who was Hamlet written by?" read no better, 5 of 12 in reading 2026-11-27c),
+    nor where an "about" / "with" phrase or an adverb follows the verb, nor where a pronoun after it could
+    take the other noun for its antecedent (reading 2026-11-27a)."""
     from paraguide.text.pos import has_tagger
 
     if lang != "en" or not has_tagger("en"):

@@ -5,18 +5,27 @@ from __future__ import annotations
 from paraguide.text.tokenize import tokenize
 
 
+def token_edits(original: str, rewrite: str, lang: str = "en") -> int:
+    """Token-level Levenshtein distance (lower-cased tokens; Chinese: jieba words): how many words a rewrite
+    changes ("two or more words changed" is ``token_edits(...) >= 2``)."""
+    return _edits([t.lower() for t in tokenize(original, lang)], [t.lower() for t in tokenize(rewrite, lang)])
+
+
 def edit_rate(original: str, rewrite: str, lang: str = "en") -> float:
-    """Token-level Levenshtein distance over the original's length (lower-cased tokens; Chinese: jieba
-    words). 0 for the same question; a one-word substitution in a ten-word question gives 0.1."""
+    """:func:`token_edits` over the original's length. 0 for the same question; a one-word substitution in
+    a ten-word question gives 0.1."""
     a = [t.lower() for t in tokenize(original, lang)]
-    b = [t.lower() for t in tokenize(rewrite, lang)]
+    return _edits(a, [t.lower() for t in tokenize(rewrite, lang)]) / max(1, len(a))
+
+
+def _edits(a: list[str], b: list[str]) -> int:
     previous = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):
         current = [i] + [0] * len(b)
         for j in range(1, len(b) + 1):
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
         previous = current
-    return previous[-1] / max(1, len(a))
+    return previous[-1]
 
 
 def one_word_added_or_removed(original: str, rewrite: str, lang: str = "en") -> bool:

@@ -37,8 +37,9 @@ Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁
 ``which_good``: X哪家好 -> 哪家X好, X什么牌子好 -> 什么牌子的X好; ``ask``: a search query asked as a question,
 高中老师工资 -> 高中老师工资是多少; ``why_reason``: 为什么X -> X的原因是什么; ``how_method``: 怎么X -> X的方法是什么
 (燕麦怎么吃 -> 燕麦的吃法是什么); ``meaning``: X是什么意思 -> X的含义是什么; ``name``: X叫什么名字 -> X的名字是什么;
-``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么. Not X多少钱 -> X的价格是多少 / X的费用是多少: which of the two a thing takes
-(加盟, 雅思, 考驾照) no tag tells (reading 2026-11-27e: 77 %).
+``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么. Not X多少钱 ->
+X的价格是多少 / X的费用是多少: which of the two a thing takes (加盟, 雅思, 考驾照) no tag tells (reading
+2026-11-27e: 77 %).
 
 Each rule refuses what it cannot read safely (a second clause, a comma it does not own, a verb it cannot
 inflect): fewer rewrites, each one a question a person would ask. Batch-first: :func:`reorder` takes a list.
@@ -87,6 +88,7 @@ _BE = {"is", "are", "was", "were"}
 _DO = {"do", "does", "did"}
 _MODAL = {"can", "could", "will", "would", "shall", "should", "may", "might", "must"}
 _HAVE = {"has", "have", "had"}
+_AUX = _BE | _DO | _MODAL | _HAVE
 _NOUN = {"NN", "NNS", "NNP", "NNPS"}
 _CLOSED_TAGS = {"DT", "PDT", "PRP", "PRP$", "WP", "WDT", "WRB", "IN", "EX", "CC", "TO", "MD"}
 # Prepositions whose object a question word can leave behind at the end ("What were they made of?").
@@ -185,7 +187,7 @@ def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
     if first.text.lower() in ("of", "although", "though"):
         return None  # "Of Warsaw's inhabitants, what percentage ...": the phrase belongs to the question word
     rest = toks[c + 1]
-    if rest.text.lower() not in _WH | _BE | _DO | _MODAL | _HAVE:
+    if rest.text.lower() not in _WH | _AUX:
         return None  # "In 1990, the team won what?": the rest is no question of its own
     if any(t.text.lower() in _CLAUSE_WORDS | {"before", "after", "until"} for t in toks[c + 2 :]):
         return None  # "... before the final stadium was chosen in 2012?": the phrase would join that clause
@@ -303,7 +305,7 @@ def _strand_preposition(q: str, toks: list[TaggedToken]) -> str | None:
     ):
         return None
     end = _wh_phrase_end(toks, 1) if toks[1].text.lower() != "whom" else 2
-    if end >= len(toks) - 1 or toks[end].text.lower() not in _BE | _DO | _MODAL | _HAVE:
+    if end >= len(toks) - 1 or toks[end].text.lower() not in _AUX:
         return None  # "In what way the ..." : no question clause after the phrase
     if toks[-2].tag in ("IN", "TO", "RP") or any(t.text == "," for t in toks):
         return None  # a preposition at the end already, or a comma this rule does not own
@@ -409,12 +411,9 @@ def _name_called(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{toks[0].text} {toks[1].text} {_text(q, toks, 5, len(toks) - 1)} called?"
 
 
-_REASON_AUX = _BE | _DO | _MODAL | _HAVE
-
-
 def _why_reason(q: str, toks: list[TaggedToken]) -> str | None:
     """ "Why did the Normans invade England?" -> "For what reason did the Normans invade England?"."""
-    if not _question(toks) or toks[0].text.lower() != "why" or toks[1].text.lower() not in _REASON_AUX:
+    if not _question(toks) or toks[0].text.lower() != "why" or toks[1].text.lower() not in _AUX:
         return None
     if any(t.text.lower() in ("not", "n't") for t in toks[1:3]):
         return None  # "Why not ...?"
@@ -491,7 +490,7 @@ def _of_possessive(q: str, toks: list[TaggedToken]) -> str | None:
     d = o - 1
     while d > 0 and toks[d - 1].tag in ("JJ", "JJS", "JJR", "CD", "NN", "NNS") and toks[d - 1].text.islower():
         d -= 1
-    if words[d - 1] != "the" or d - o > 3:
+    if words[d - 1] != "the":
         return None  # "a leader of ...", "which leader of ..."
     start = o + 1
     name = start + (words[start] == "the")
@@ -591,7 +590,7 @@ def _year_when(q: str, toks: list[TaggedToken]) -> str | None:
     if words[k : k + 2] not in (["what", "year"], ["which", "year"]) or len(words) < k + 5:
         return None
     aux = words[k + 2]
-    if aux not in _DO | _BE | _MODAL | _HAVE:
+    if aux not in _AUX:
         return None  # "What year of his reign", "What year Tesla died"
     rest = toks[k + 3 : -1]
     if aux in _BE and not any(t.tag in ("VBN", "VBG") for t in rest):
@@ -621,13 +620,20 @@ _EN_RULES = (
 _ZH_END = ("？", "?", "呢", "啊", "呀")
 
 
-def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
-    """什么是X -> X是什么, X是什么 -> 什么是X (and 谁): the same question in the other order. X must be a
-    word or a noun phrase (no verb of its own, no second 是), the question nothing else."""
+def _zh_words_and_end(toks: list[TaggedToken]) -> tuple[list[str], str]:
+    """The question's words and its closing marks and particles (？, 呢, 啊), which a reordering keeps at the
+    end as they are."""
     words = [t.text for t in toks]
     mark = ""
     while words and words[-1] in _ZH_END:
         mark = words.pop() + mark
+    return words, mark
+
+
+def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
+    """什么是X -> X是什么, X是什么 -> 什么是X (and 谁): the same question in the other order. X must be a
+    word or a noun phrase (no verb of its own, no second 是), the question nothing else."""
+    words, mark = _zh_words_and_end(toks)
     if len(words) < 3 or words.count("是") != 1:
         return None
     wh = {"什么", "谁"}
@@ -658,10 +664,7 @@ def _zh_which_good(q: str, toks: list[TaggedToken]) -> str | None:
     """X哪家好 -> 哪家X好 (阜阳人流医院哪家好 -> 阜阳哪家人流医院好: a place first stays first), X什么牌子好 ->
     什么牌子的X好: the question word before the noun it asks about. X nouns only (not 深圳学习成人口语, whose
     noun is not what is chosen; not "32位和64位", a choice between two)."""
-    words = [t.text for t in toks]
-    mark = ""
-    while words and words[-1] in _ZH_END:
-        mark = words.pop() + mark
+    words, mark = _zh_words_and_end(toks)
     if len(words) < 3 or words[-1] not in _GOOD:
         return None
     if words[-2] in _WHICH:
@@ -727,40 +730,9 @@ def _zh_ask(q: str, toks: list[TaggedToken]) -> str | None:
 
 
 _ZH_TAIL = _ZH_END + ("！", "!", "吧", "。", ".")
-_ZH_QUESTION = {
-    "什么",
-    "怎么",
-    "怎样",
-    "如何",
-    "为什么",
-    "为啥",
-    "为何",
-    "吗",
-    "谁",
-    "哪",
-    "哪里",
-    "哪个",
-    "多少",
-    "几",
-    "啥",
-}
-_ZH_CLAUSE = {
-    "但",
-    "但是",
-    "而",
-    "而且",
-    "还是",
-    "或者",
-    "或",
-    "，",
-    ",",
-    "；",
-    ";",
-    "、",
-    "如果",
-    "因为",
-    "所以",
-}
+_ZH_QUESTION = {"什么", "怎么", "怎样", "如何", "为什么", "为啥", "为何", "吗", "谁", "哪", "哪里", "哪个", "多少", "几",
+                "啥"}  # fmt: skip
+_ZH_CLAUSE = {"但", "但是", "而", "而且", "还是", "或者", "或", "，", ",", "；", ";", "、", "如果", "因为", "所以"}  # fmt: skip
 
 
 def _zh_split_tail(q: str, toks: list[TaggedToken]) -> tuple[list[TaggedToken], str]:
@@ -810,36 +782,34 @@ _HOW_NOT_ACT = {"知道", "搞", "弄", "整", "算", "看", "把"}
 
 
 def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
-    """手机怎么截图 -> 手机截图的方法是什么, 怎么注册微信 -> 注册微信的方法是什么: "how to" asked as "what is the
-    method". Only where 怎么 asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 / 怎么这么
-    (why), 怎么样, 怎么办; what comes before it is a noun phrase or nothing."""
+    """怎么注册微信 -> 注册微信的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么: "how to" asked as "what is the method".
+    Only where 怎么 asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 / 怎么这么 (why),
+    怎么样, 怎么办, a result (怎么做才好吃, 怎么写好看) or 怎么 ... 了; what comes before it is a noun phrase or
+    nothing."""
     body, mark = _zh_split_tail(q, toks)
     words = [t.text for t in body]
     if words.count("怎么") != 1 or words[-1] == "怎么":
         return None
     k = words.index("怎么")
-    after = body[k + 1 :]
+    before, after = body[:k], body[k + 1 :]
     if after and after[0].text in _HOW_ABLE:
         after = after[1:]  # 怎么才能瘦脸 -> 瘦脸的方法
     if not after or body[k + 1].text in _HOW_WHY or not after[0].tag.startswith(("v", "p")):
         return None
-    before = body[:k]
+    if after[0].text in _HOW_NOT_ACT or any(ch in q for ch in "…=") or after[-1].text in ("的", "了"):
+        return None  # 知道 / 搞 / 把 ...; 怎么飞了 (how it came to)
     if any(not t.tag.startswith(("n", "r", "j", "eng")) and t.text != "的" for t in before):
         return None  # 我想知道怎么..., 坐车怎么...: not a plain subject
+    if any(t.text in ("该", "应该", "要") for t in before) or any(t.text in _ZH_TAIL for t in body):
+        return None  # 该怎么 (reading 2026-11-27h); two sentences (怎么跟他聊天？他是...)
     if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"才", "才会", "(", "（"} for t in before + after):
         return None  # 黄豆芽怎么做才好吃: the way to a result, not to an act
-    if after[-1].text in ("的", "了") or after[-1].tag.startswith("a"):
-        return None  # 怎么飞了 (how it came to), 怎么写好看 (a result): not a way to do something
     if any(t.text in ("不", "不能", "没", "没有", "无法", "不了") for t in after):
         return None  # 怎么在百度回答不能提交: why, not how; 爱不爱: a yes-no question inside
+    if any(t.tag.startswith("a") or t.text in ("出来", "起来", "下去", "最") for t in after):
+        return None  # 怎么写好看, 怎么做最舒服, 怎么测出来: a result or a degree, not a way to do something
     head = q[before[0].start : before[-1].end] if before else ""
     verb = q[after[0].start : after[-1].end]
-    if after[0].text in _HOW_NOT_ACT or any(ch in q for ch in "…="):
-        return None
-    if any(t.text in _ZH_TAIL for t in body) or any(t.text in ("该", "应该", "要") for t in before):
-        return None  # two sentences (怎么跟他聊天？他是...), 该怎么 (reading 2026-11-27h)
-    if any(t.tag.startswith("a") or t.text in ("出来", "起来", "下去", "最") for t in after):
-        return None  # 怎么做最舒服, 怎么测出来: a result or a degree, not a way to do something
     if before and after[-1].tag in ("v", "p"):
         # With no object after the verb the thing named first is its object: a verb of one character makes
         # its own noun of manner (燕麦怎么吃 -> 燕麦的吃法, 火的金文怎么写 -> 火的金文的写法); a longer one would
