@@ -137,6 +137,16 @@ def test_edit_rate_and_one_word_changes():
     assert not one_word_added_or_removed("who built the tower?", "who erected the tower?")
 
 
+
+def test_token_edits_count_the_words_a_rewrite_changes():
+    from paraguide.text.edits import token_edits
+
+    assert token_edits("Who built the tower?", "who built the tower?") == 0
+    assert token_edits("Who won Super Bowl 50?", "Who was the winner of Super Bowl 50?") == 4
+    assert token_edits("Why did it fall?", "For what reason did it fall?") == 3
+    assert token_edits("北京有哪些好玩的地方", "北京有什么好玩的景点", "zh") == 2
+
+
 def test_substitute_inflects_like_the_replaced_word():
     from paraguide.text.substitute import fix_do_support, head_tag, inflect, lemmas, substitute
 
