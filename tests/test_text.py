@@ -137,7 +137,6 @@ def test_edit_rate_and_one_word_changes():
     assert not one_word_added_or_removed("who built the tower?", "who erected the tower?")
 
 
-
 def test_token_edits_count_the_words_a_rewrite_changes():
     from paraguide.text.edits import token_edits
 
