@@ -204,7 +204,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
         [("why_reason", "头发掉得很厉害的原因是什么")],
         [("why_reason", "大象的鼻子很长的原因是什么？")],
         [("how_method", "下载爬墙软件的方法是什么")],
-        [("how_method", "燕麦的吃法是什么")],
+        [("how_method", "燕麦的吃法是什么"), ("how_front", "怎么吃燕麦")],
         [("how_method", "找回支付宝密码的方法是什么")],
         [("meaning", "举案齐眉的含义是什么")],
         [],  # 为什么 at the end
@@ -252,8 +252,71 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "name",
             "when_time",
             "use",
+            "how_front",
+            "attribute",
+            "cause",
+            "where_front",
+            "best",
+            "property",
         ),
     }
+
+
+def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
+    """The frames LCQMC's question-word swaps (什么 -> 啥, 怎么 -> 如何) were made of, rephrased: the topic put
+    after its verb, "what does it have" as "what is its", "what is the cause" as "why", "which is the most" as
+    "what is the most"; each with the refusals the readings asked for."""
+    questions = ["领带怎么系", "毛囊炎如何治疗？", "鲤鱼要怎么做", "我的提问怎么删除", "如何下载漫画",
+                 "股票怎么开户", "支付宝交话费怎么交啊", "去面试的时候要怎么做啊", "亲爱的韩语怎么写",
+                 "从香港怎么到广州", "淘宝店铺不用代码怎么装修"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("how_front", "怎么系领带")],
+        [("how_front", "如何治疗毛囊炎？")],
+        [("how_front", "要怎么做鲤鱼")],
+        [],  # a pronoun: 我的世界蘑菇怎么种 is the game's (reading 2026-11-27n)
+        [],  # 如何 / 怎样 as 的方法 read stilted (reading 2026-11-27n)
+        [],  # 开户 holds its own object
+        [],  # the verb twice
+        [],  # a time, not a thing
+        [],  # a word in a language, not a thing to write
+        [],  # a preposition: not the verb's object
+        [],  # a condition (不用代码)
+    ]
+    questions = ["多喝豆浆有什么好处呢？", "苹果和香蕉有什么区别", "长期熬夜会有什么危害", "A和B有什么不同",
+                 "深蹲的坏处是什么？", "虚伪的反义词是什么", "青蛙的脚有什么好处？", "喝茶还有什么好处",
+                 "这有什么意义", "逼近的意思是什么"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("attribute", "多喝豆浆的好处是什么？")],
+        [("attribute", "苹果和香蕉的区别是什么")],
+        [("attribute", "长期熬夜的危害是什么")],
+        [("attribute", "A和B的不同之处是什么")],
+        [("attribute", "深蹲有什么坏处？")],
+        [("attribute", "虚伪有什么反义词")],
+        [],  # two 的: 青蛙的脚的好处
+        [],  # 还有: what other benefits
+        [],  # a pronoun alone reads as a retort
+        [("meaning", "逼近是什么意思")],
+    ]
+    questions = ["空调不制冷，是什么原因？", "恶心是什么原因造成的", "睾丸痛一般是什么原因造成的？", "这是什么原因",
+                 "中国什么大学最好", "现在什么行业比较热门？", "现在穿什么衣服最流行", "这鞋子是什么牌子",
+                 "本图是什么字体的", "蜜橙色是什么颜色", "时空猎人外挂哪儿下载", "正宗的阳澄湖大闸蟹去哪里买？"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("cause", "为什么空调不制冷？")],
+        [("cause", "为什么会恶心")],
+        [("cause", "为什么睾丸痛？")],
+        [],  # no event of its own
+        [("best", "中国最好的大学是什么")],
+        [("best", "现在比较热门的行业是什么？")],
+        [],  # what to wear: the thing chosen is an object
+        [("property", "这鞋子的牌子是什么")],
+        [("property", "本图的字体是什么")],
+        [],  # asks what the colour looks like
+        [("where_front", "在哪里可以下载时空猎人外挂")],
+        [("where_front", "去哪里可以买正宗的阳澄湖大闸蟹？")],
+    ]
 
 
 def test_generator_offers_reorderings_and_chooses_them_first(tagger):

@@ -25,7 +25,9 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     The question reordered with its own words (text.reorder; an object question made passive, perturb.voice)
 #     is a candidate too, taken first when it passes:
 #     blind readers judged 86-89 % of those good, and the default's output 80 % against 75 % without them
-#     (readings 2026-11-26f/g; Chinese 92 %).
+#     (readings 2026-11-26f/g; Chinese 92 %). Chinese selects for depth (--select depth): a reordering that
+#     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
+#     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
 #     (context-chunk) suggestions use it: a context chunk replaces no phrase.
 #   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
@@ -78,7 +80,13 @@ PRESETS = {
     },
 }
 LANG_PRESETS = {
-    ("substitute", "zh"): {"scorer": "sim", "threshold": 0.5, "rank": "fluency", "rank_threshold": None},
+    ("substitute", "zh"): {
+        "scorer": "sim",
+        "threshold": 0.5,
+        "rank": "fluency",
+        "rank_threshold": None,
+        "select": "depth",
+    },
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
 SELECTIONS = ("first", "depth")
@@ -162,7 +170,7 @@ class GeneratorConfig:
     )
     select: str | None = option(
         "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "
-        "that changes the question most; question-word-only swaps last) (default: the preset's)"
+        "that changes the question most; question-word-only swaps last) (default: the preset's; Chinese substitute: depth)"
     )
     top_k: int = option("suggestions tried per question and step", 3, minimum=1)
     steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)

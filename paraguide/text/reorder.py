@@ -37,7 +37,11 @@ Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁
 ``which_good``: X哪家好 -> 哪家X好, X什么牌子好 -> 什么牌子的X好; ``ask``: a search query asked as a question,
 高中老师工资 -> 高中老师工资是多少; ``why_reason``: 为什么X -> X的原因是什么; ``how_method``: 怎么X -> X的方法是什么
 (燕麦怎么吃 -> 燕麦的吃法是什么); ``meaning``: X是什么意思 -> X的含义是什么; ``name``: X叫什么名字 -> X的名字是什么;
-``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么. Not X多少钱 ->
+``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么; ``how_front``: 领带怎么系 ->
+怎么系领带 (the fronted topic after its verb); ``attribute``: X有什么好处 -> X的好处是什么 and back; ``cause``:
+X是什么原因 -> 为什么X; ``where_front``: X在哪里下载 -> 在哪里可以下载X; ``best``: 什么植物最耐寒 -> 最耐寒的植物
+是什么; ``property``: 这鞋子是什么牌子 -> 这鞋子的牌子是什么; ``meaning`` also 逼近的意思是什么 -> 逼近是什么意思. Not
+如何 / 怎样 X -> X的方法是什么: formal questions read stilted so (reading 2026-11-27n: 70 %). Not X多少钱 ->
 X的价格是多少 / X的费用是多少: which of the two a thing takes (加盟, 雅思, 考驾照) no tag tells (reading
 2026-11-27e: 77 %).
 
@@ -781,16 +785,26 @@ _MANNER_NOUNS = {"吃法", "做法", "用法", "玩法", "打法", "读法", "�
 _HOW_NOT_ACT = {"知道", "搞", "弄", "整", "算", "看", "把"}
 
 
-def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
-    """怎么注册微信 -> 注册微信的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么: "how to" asked as "what is the method".
-    Only where 怎么 asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 / 怎么这么 (why),
-    怎么样, 怎么办, a result (怎么做才好吃, 怎么写好看) or 怎么 ... 了; what comes before it is a noun phrase or
-    nothing."""
-    body, mark = _zh_split_tail(q, toks)
-    words = [t.text for t in body]
-    if words.count("怎么") != 1 or words[-1] == "怎么":
+_ZH_HOW = ("怎么", "如何", "怎样")
+
+
+def _zh_how_at(body: list[TaggedToken]) -> int | None:
+    """Where the one "how" (怎么, 如何, 怎样) of a question is; None for none, two, or one at the end."""
+    found = [k for k, t in enumerate(body) if t.text in _ZH_HOW]
+    if len(found) != 1 or found[0] == len(body) - 1:
         return None
-    k = words.index("怎么")
+    return found[0]
+
+
+def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
+    """怎么注册微信 -> 注册微信的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么: "how to" asked as "what is the method"
+    (怎么 only). Only where it asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 /
+    怎么这么 (why), 怎么样, 怎么办, a result (怎么做才好吃, 怎么写好看) or 怎么 ... 了; what comes before it is a
+    noun phrase or nothing."""
+    body, mark = _zh_split_tail(q, toks)
+    k = _zh_how_at(body)
+    if k is None or body[k].text != "怎么":
+        return None  # 如何理解 ..., 怎样去除 ...的异味: formal questions read stilted as 的方法 (reading 2026-11-27n: 70 %)
     before, after = body[:k], body[k + 1 :]
     if after and after[0].text in _HOW_ABLE:
         after = after[1:]  # 怎么才能瘦脸 -> 瘦脸的方法
@@ -836,8 +850,16 @@ def _zh_frame(
 
 
 def _zh_meaning(q: str, toks: list[TaggedToken]) -> str | None:
-    """举案齐眉是什么意思 -> 举案齐眉的含义是什么."""
+    """举案齐眉是什么意思 -> 举案齐眉的含义是什么, and 逼近的意思是什么 -> 逼近是什么意思."""
     found = _zh_frame(q, toks, ("是", "什么", "意思"))
+    back = _zh_frame(q, toks, ("的", "意思", "是", "什么")) or _zh_frame(
+        q, toks, ("的", "含义", "是", "什么")
+    )
+    if back and not found:
+        x, mark = back
+        if any(t.text == "的" for t in x) or x[-1].tag.startswith(("r", "m", "q", "p", "u")):
+            return None
+        return f"{q[x[0].start : x[-1].end]}是什么意思{mark}"
     if not found:
         return None
     x, mark = found
@@ -905,6 +927,229 @@ def _zh_use(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{q[x[0].start : x[-1].end]}的用途是什么{mark}"
 
 
+# Verbs that take the thing named before "how" as their object, so that it can follow them: 领带怎么系 ->
+# 怎么系领带. Not a verb that holds its own object (开户, 充电, 截图: 股票怎么开户 is not 怎么开户股票), nor one
+# with other readings (说, 走, 办, 去, 上).
+_HOW_FRONT_VERBS = {
+    "写", "做", "下载", "用", "吃", "打", "玩", "画", "看", "治疗", "查", "去除", "注册", "读", "恢复", "开", "找回",
+    "删除", "处理", "设置", "改", "查询", "升级", "找", "刷", "去掉", "清洗", "申请", "买", "修改", "治", "洗", "注销",
+    "折", "取消", "求", "开通", "获得", "使用", "制作", "解锁", "养", "安装", "打开", "破解", "调", "计算", "算",
+    "装修", "换", "激活", "办理", "修", "拆", "补办", "填", "调理", "推广", "解", "翻译", "剪", "更新", "保存", "消除",
+    "修复", "领", "炒", "洗掉", "解除", "学", "练", "煮", "关", "织", "交", "举报", "编", "补", "保养", "关闭", "解决",
+    "种", "拼", "打理", "选", "喝", "戴", "选择", "贴", "退出", "叠", "穿", "领取", "卖", "删", "设计", "护理", "念",
+    "泡", "唱", "预约", "更改", "隐藏", "清理", "转发", "控制", "备份", "兑换", "加密", "查看", "屏蔽", "维修", "上传",
+    "填写", "化解", "矫正", "染", "称呼", "搭配", "加盟", "解封", "操作", "系", "接", "装", "抢", "扎", "考", "形容",
+    "配", "登录", "登陆", "复习", "挂失", "提高", "提升", "减掉", "烧", "吹", "解释", "加入", "绣", "区分",
+}  # fmt: skip
+# Words that make the thing before "how" more than the verb's object: a preposition (从香港怎么到广州, 用日语怎么写),
+# a subject that acts (我, 你), a degree or a negation.
+_HOW_FRONT_NOT = {"对", "在", "用", "从", "把", "给", "跟", "和", "与", "被", "让", "向", "到", "我", "你", "他",
+                  "她", "它", "我们", "你们", "他们", "不", "没", "没有", "还", "也", "又", "都", "就", "才", "是",
+                  "想", "请问", "请", "知道"}  # fmt: skip
+_HOW_MODALS = ("要", "该", "应该", "应当", "可以", "能")
+
+
+def _zh_topic(q: str, x: list[TaggedToken], verb: str) -> bool:
+    """Is ``x``, fronted before a question word and ``verb``, a thing that can follow the verb as its object
+    (领带 in 领带怎么系), and not a clause, a time or a title?"""
+    if (
+        not x
+        or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x)
+        or x[-1].text in _HOW_MODALS
+    ):
+        return False  # 查理九世全集要去哪里下载: the modal stays with its verb
+    if any(t.text in _HOW_FRONT_NOT for t in x):
+        return False  # 我想知道 ...; 我的世界蘑菇怎么种 (the game, not "my world", reading 2026-11-27n)
+    if x[-1].text in ("的", "了", "得", "着", "过") or x[-1].tag.startswith(("p", "c", "u", "f", "v")):
+        return False  # 头发怎么扎得好看: no thing to act on; 侠盗飞车联机怎么玩: an activity, not a thing
+    if x[-1].text.endswith(("时候", "时", "后", "前", "以后", "之后")) or any(t.tag in ("m", "q") for t in x):
+        return False  # 去面试的时候要怎么做: a time, not a thing; 作文一件有趣的事怎么写: a title
+    if verb in q[: x[-1].end] or any(
+        t.tag.startswith("d") or t.tag.startswith("v") and t.text.startswith(("不", "没")) for t in x
+    ):
+        return False  # 支付宝交话费怎么交: the verb twice; 淘宝店铺不用代码怎么装修: a condition
+    if any(t.text in ("了", "当", "如果") for t in x):
+        return False  # 忘了考号研究生成绩怎么查询, 当 ... 如何处理: a clause
+    if verb in ("写", "读", "念") and (any(t.text == "的" for t in x) or len(x) > 1 and x[0].tag != "n"):
+        return (
+            False  # 亲爱的韩语怎么写, 高的行书怎么写: a word in a script or a language, not a thing to write
+        )
+    return not any(ch.isspace() for ch in q[x[0].start : x[-1].end])
+
+
+def _zh_how_front(q: str, toks: list[TaggedToken]) -> str | None:
+    """领带怎么系 -> 怎么系领带, 毛囊炎如何治疗 -> 如何治疗毛囊炎, 鲤鱼要怎么做 -> 要怎么做鲤鱼: the thing a
+    "how to" question is about put back after its verb, where Chinese fronted it as the topic. Only a listed
+    verb closing the question (one that takes an object), and before "how" a thing, not a clause."""
+    body, mark = _zh_split_tail(q, toks)
+    k = _zh_how_at(body)
+    if k is None or k + 2 != len(body) or body[-1].text not in _HOW_FRONT_VERBS:
+        return None
+    x = body[:k]
+    modal = ""
+    if x and x[-1].text in _HOW_MODALS:
+        modal, x = x[-1].text, x[:-1]
+    if not _zh_topic(q, x, body[-1].text):
+        return None
+    return f"{modal}{body[k].text}{body[-1].text}{q[x[0].start : x[-1].end]}{mark}"
+
+
+# Verbs of getting or using a thing somewhere: X哪里买 -> 在哪里可以买X.
+_WHERE_VERBS = {"买", "下载", "看", "办理", "办", "充值", "领取", "报名", "修", "打印", "兑换", "学", "玩", "购买",
+                "观看", "查询", "查", "申请", "换", "补办", "收听", "听", "租", "挂号", "注册", "领", "吃"}  # fmt: skip
+
+
+def _zh_where_front(q: str, toks: list[TaggedToken]) -> str | None:
+    """天天酷跑在哪里下载 -> 在哪里可以下载天天酷跑, 总决赛哪里看 -> 在哪里可以看总决赛: where to get or use a
+    thing, the thing after its verb (去哪里 stays 去哪里)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    at = [k for k, w in enumerate(words) if w in ("哪里", "哪儿")]
+    if len(at) != 1 or at[0] + 2 != len(body) or words[-1] not in _WHERE_VERBS:
+        return None
+    k = at[0]
+    x, prep = body[:k], "在"
+    if x and x[-1].text in ("在", "去", "到"):
+        prep, x = x[-1].text, x[:-1]
+    if not _zh_topic(q, x, words[-1]):
+        return None
+    return f"{prep}哪里可以{words[-1]}{q[x[0].start : x[-1].end]}{mark}"
+
+
+_ZH_DEGREE = ("最", "比较")
+
+
+def _zh_best(q: str, toks: list[TaggedToken]) -> str | None:
+    """什么植物最耐寒 -> 最耐寒的植物是什么, 中国什么大学最好 -> 中国最好的大学是什么, 现在什么行业比较热门 ->
+    现在比较热门的行业是什么: "which N is the most A" asked as "what is the most A N". Before 什么 a place, a
+    time or a topic (nouns), not a verb: 现在穿什么衣服最流行 asks what to wear."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words.count("什么") != 1:
+        return None
+    k = words.index("什么")
+    rest = words[k + 1 :]
+    if len(rest) == 2 and rest[1].startswith("最") and len(rest[1]) > 1:
+        degree, adj = "最", rest[1][1:]
+    elif len(rest) == 3 and rest[1] in _ZH_DEGREE:
+        degree, adj = rest[1], rest[2]
+    else:
+        return None
+    noun, x = body[k + 1], body[:k]
+    if not noun.tag.startswith(("n", "j")) or len(noun.text) < 2 and noun.text != "人":
+        return None  # 什么的, 什么都 ...
+    if noun.text in ("时候", "时间", "地方", "牌子", "品牌") or any(t.text.endswith("用") for t in x):
+        return None  # 什么时候最高: 最高的时候是什么 (reading 2026-11-27o); X品牌什么牌子; 店用 (jieba's cut of 用)
+    if any(not t.tag.startswith(("n", "t", "j", "eng", "s")) for t in x) or adj in ("好的", "多"):
+        return None  # 现在穿什么衣服最流行: the thing chosen is an object
+    head = q[x[0].start : x[-1].end] if x else ""
+    return f"{head}{degree}{adj}的{noun.text}是什么{mark}"
+
+
+# What a thing is of a kind that "X是什么N" asks, said as "X的N是什么".
+_PROPERTIES = {"牌子", "品牌", "型号", "颜色", "材质", "面料", "字体", "星座", "血型", "国籍", "尺码", "格式",
+               "单位", "学历", "车型", "款式"}  # fmt: skip
+
+
+def _zh_property(q: str, toks: list[TaggedToken]) -> str | None:
+    """这鞋子是什么牌子 -> 这鞋子的牌子是什么, 本图是什么字体的 -> 本图的字体是什么."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words and words[-1] == "的":
+        words, body = words[:-1], body[:-1]
+    if len(words) < 4 or words[-3:-1] != ["是", "什么"] or words[-1] not in _PROPERTIES:
+        return None
+    x = body[:-3]
+    if not _zh_noun_phrase(x) or any(t.text in ("有", "有个", "我", "的") for t in x):
+        return None  # 加拿大的国旗的颜色 (two 的)
+    if words[-1] == "颜色" and x[-1].text.endswith("色"):
+        return None  # 蜜橙色是什么颜色 asks what the colour looks like
+    return f"{q[x[0].start : x[-1].end]}的{words[-1]}是什么{mark}"
+
+
+# Nouns of what a thing has that "X有什么N" asks for, said as "X的N是什么" (不同 as 不同之处).
+_ATTRIBUTES = {
+    "作用", "好处", "功效", "用处", "区别", "危害", "特点", "意义", "影响", "副作用", "优点", "缺点", "症状", "寓意",
+    "讲究", "要求", "条件", "功能", "坏处", "特色", "效果", "后果", "价值", "技巧", "优势", "弊端", "风俗", "习俗",
+    "来历", "典故", "规律", "禁忌", "注意事项", "表现", "特征", "联系", "关系", "差别", "差异", "不同", "爱好",
+    "近义词", "反义词",
+}  # fmt: skip
+
+
+def _zh_attribute(q: str, toks: list[TaggedToken]) -> str | None:
+    """多喝豆浆有什么好处 -> 多喝豆浆的好处是什么, 苹果和香蕉有什么区别 -> 苹果和香蕉的区别是什么, 长期熬夜会有
+    什么危害 -> 长期熬夜的危害是什么: what a thing has, asked as what it is; and back (深蹲的坏处是什么 ->
+    深蹲有什么坏处)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) >= 5 and words[-2:] == ["是", "什么"] and words[-3] in _ATTRIBUTES and words[-4] == "的":
+        x = body[:-4]  # the other way: 深蹲的坏处是什么 -> 深蹲有什么坏处
+        if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"的"} | set(_ZH_TAIL) for t in x):
+            return None
+        if x[-1].tag.startswith(("p", "c", "u", "d", "r")):
+            return None
+        return f"{q[x[0].start : x[-1].end]}有什么{words[-3]}{mark}"
+    if len(words) < 4 or words[-3:-1] != ["有", "什么"] or words[-1] not in _ATTRIBUTES:
+        return None
+    x = body[:-3]
+    if x and x[-1].text in ("会", "都", "到底", "究竟", "一般", "主要", "具体"):
+        x = x[:-1]  # 长期熬夜会有什么危害: the harm it has
+    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+        return None
+    if any(t.text == "的" for t in x) or x[-1].text in (
+        "还",
+        "也",
+        "又",
+        "能",
+        "可以",
+        "不",
+        "没",
+        "没有",
+        "有",
+        "中",
+        "里",
+        "上",
+    ):
+        return None  # 青蛙的脚的好处 (two 的); 喝茶还有什么好处 asks for more; 生活中有什么好处
+    if x[-1].tag.startswith(("p", "c", "u", "d")) or (len(x) == 1 and x[0].tag.startswith("r")):
+        return None  # 这有什么意义: a pronoun alone reads as a retort
+    if len(x[-1].text) == 1 and x[-1].tag.startswith("v"):
+        return None  # 醋泡鸡蛋吃的好处 (reading 2026-11-27n)
+    noun = "不同之处" if words[-1] == "不同" else words[-1]
+    return f"{q[x[0].start : x[-1].end]}的{noun}是什么{mark}"
+
+
+def _zh_cause(q: str, toks: list[TaggedToken]) -> str | None:
+    """空调不制冷是什么原因 -> 为什么空调不制冷, 恶心是什么原因造成的 -> 为什么会恶心: "what is the cause" asked as
+    "why" (会 before a single word, which reads bare without it)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    for end in (("造成", "的"), ("引起", "的"), ("导致", "的"), ("造成",), ("引起",), ("导致",), ()):
+        if len(end) and tuple(words[-len(end) :]) == end:
+            words, body = words[: -len(end)], body[: -len(end)]
+            break
+    if words[-2:] != ["什么", "原因"]:
+        return None
+    x = body[:-3] if len(words) > 2 and words[-3] == "是" else body[:-2]
+    if x and x[-1].text in ("，", ","):
+        x = x[:-1]  # 空调不制冷，是什么原因
+    if x and x[-1].text in ("一般", "通常", "主要", "到底", "究竟", "都"):
+        x = x[:-1]  # 睾丸痛一般是什么原因造成的 -> 为什么睾丸痛
+    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+        return None
+    if (
+        x[-1].text.endswith(("的", "是"))
+        or x[-1].text in ("这", "那")
+        or x[0].tag.startswith("r")
+        and len(x) == 1
+    ):
+        return None  # 这是什么原因: no event of its own; 怕见光是 (jieba's word): no clean cut
+    text = q[x[0].start : x[-1].end]
+    if any(ch.isspace() for ch in text):
+        return None
+    return f"为什么{'会' if len(x) == 1 else ''}{text}{mark}"
+
+
 _ZH_RULES = (
     ("copula_swap", _copula_swap),
     ("which_good", _zh_which_good),
@@ -915,5 +1160,11 @@ _ZH_RULES = (
     ("name", _zh_name),
     ("when_time", _zh_when_time),
     ("use", _zh_use),
+    ("how_front", _zh_how_front),
+    ("attribute", _zh_attribute),
+    ("cause", _zh_cause),
+    ("where_front", _zh_where_front),
+    ("best", _zh_best),
+    ("property", _zh_property),
 )
 RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
