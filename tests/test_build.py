@@ -301,6 +301,12 @@ def test_presets_fill_what_is_left_unset():
     assert (
         zh.source_spec() == "interrogative|cilin&mined" and zh.rank_threshold is None
     )  # the LM's calibrated one
+    # Chinese selects for depth (a question-word swap only when nothing else passes), English the first
+    assert (zh.select, en.select, BuildConfig(out="x", pairs="p.tsv", lang="zh", select="first").select) == (
+        "depth",
+        "first",
+        "first",
+    )
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")
