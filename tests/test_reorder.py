@@ -203,9 +203,11 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     assert got == [
         [("why_reason", "头发掉得很厉害的原因是什么")],
         [("why_reason", "大象的鼻子很长的原因是什么？")],
-        [("how_method", "下载爬墙软件的方法是什么")],
+        [
+            ("how_want", "想下载爬墙软件，该怎么做？")
+        ],  # not 的方法 when 怎么 opens it (readings 2026-11-27p-u)
         [("how_method", "燕麦的吃法是什么"), ("how_front", "怎么吃燕麦")],
-        [("how_method", "找回支付宝密码的方法是什么")],
+        [("how_want", "想找回支付宝密码，该怎么做？")],
         [("meaning", "举案齐眉的含义是什么")],
         [],  # 为什么 at the end
         [],  # 怎么 + a negation asks why
@@ -258,6 +260,10 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "where_front",
             "best",
             "property",
+            "suits",
+            "how_long",
+            "how_want",
+            "exist",
         ),
     }
 
@@ -275,7 +281,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [("how_front", "如何治疗毛囊炎？")],
         [("how_front", "要怎么做鲤鱼")],
         [],  # a pronoun: 我的世界蘑菇怎么种 is the game's (reading 2026-11-27n)
-        [],  # 如何 / 怎样 as 的方法 read stilted (reading 2026-11-27n)
+        [("how_want", "想下载漫画，该如何做？")],  # not 的方法 for 如何 / 怎样: stilted (reading 2026-11-27n)
         [],  # 开户 holds its own object
         [],  # the verb twice
         [],  # a time, not a thing
@@ -316,6 +322,44 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [],  # asks what the colour looks like
         [("where_front", "在哪里可以下载时空猎人外挂")],
         [("where_front", "去哪里可以买正宗的阳澄湖大闸蟹？")],
+    ]
+    questions = ["红米刷什么系统好", "现在吃什么最好啊", "最近买什么股票比较好", "微信营销什么好", "我应该用什么面膜比较好",
+                 "倒车影像什么牌子好", "运动完多久可以洗澡", "水痘多久能好", "淘宝差评多久可以修改", "身份证到期前多久可以换"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("suits", "红米适合刷什么系统")],
+        [("suits", "现在最适合吃什么")],
+        [("suits", "最近比较适合买什么股票")],
+        [],  # 微信营销 is one thing (reading 2026-11-27q)
+        [],  # a speaker's modal
+        [],  # which_good's
+        [("how_long", "运动完要多久才能洗澡")],
+        [("how_long", "水痘要多久才能好")],
+        [],  # a deadline, not a wait (reading 2026-11-27q)
+        [],  # how long ahead
+    ]
+    questions = ["电脑怎么连接打印机", "马的甲骨文怎么写", "高压锅炖排骨时间"]
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("how_method", "电脑连接打印机的方法是什么")],  # a topic before 怎么
+        [],  # 马的甲骨文的写法: two 的 (reading 2026-11-27u)
+        [],  # a cooking time is how long, not when (reading 2026-11-27u)
+    ]
+    questions = ["怎样申请小米帐号？", "如何看待中国当前周边安全形势?", "怎么吃大闸蟹？", "怎么折玫瑰花图片",
+                 "有什么好看的洪荒小说", "北京有什么好玩的地方", "现在有什么新电影", "有什么办法能让男人变得更持久",
+                 "现在有什么牌子的国产女士香烟？", "痛风有什么好的药呀"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("how_want", "想申请小米帐号，该怎样做？")],
+        [],  # an opinion, not a way to get something done
+        [],  # wanting to eat one is not how to eat it; 怎么 first: not 的方法
+        [],  # a search for pictures (reading 2026-11-27s)
+        [("exist", "好看的洪荒小说有哪些")],
+        [("exist", "北京好玩的地方有哪些")],
+        [("exist", "现在的新电影有哪些")],
+        [],  # a clause after the noun
+        [],  # 什么牌子 is one question
+        [],  # the topic is neither where nor when
     ]
 
 

@@ -144,6 +144,25 @@ def test_token_edits_count_the_words_a_rewrite_changes():
     assert token_edits("Who won Super Bowl 50?", "Who was the winner of Super Bowl 50?") == 4
     assert token_edits("Why did it fall?", "For what reason did it fall?") == 3
     assert token_edits("北京有哪些好玩的地方", "北京有什么好玩的景点", "zh") == 2
+    # a Chinese question word is one word, however jieba cuts what is around it (这是 / 啥意思, 哪 / 一个)
+    assert token_edits("这是什么意思", "这是啥意思", "zh") == 1
+    assert token_edits("无锡属于哪个省的", "无锡属于哪一个省的", "zh") == 1
+    assert token_edits("领带怎么系", "怎么系领带", "zh") == 2
+
+
+def test_question_word_only_swaps_in_english_and_chinese():
+    from paraguide.text.edits import question_word_only
+
+    assert question_word_only("What year did it end?", "Which year did it end?")
+    assert not question_word_only("What year did it end?", "In which year did it end?")
+    # Chinese by characters, its question words taken out: jieba's cuts do not hide a swap
+    assert question_word_only("这是什么意思", "这是啥意思", "zh")
+    assert question_word_only("无锡属于哪个省的", "无锡属于哪一个省的？", "zh")
+    assert question_word_only("班里有几个人", "班里有多少个人", "zh")
+    assert question_word_only("阜阳人流医院哪家好", "阜阳哪家人流医院好", "zh")  # moved only
+    assert not question_word_only("领带怎么系", "怎么系领带", "zh")  # the verb moved too
+    assert not question_word_only("女人喜欢什么", "女性喜欢什么", "zh")
+    assert not question_word_only("手机号怎么注销", "手机号怎么注销？", "zh")  # the same question
 
 
 def test_substitute_inflects_like_the_replaced_word():

@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+import re
+
 from paraguide.text.tokenize import tokenize
 
 
+def words(text: str, lang: str = "en") -> list[str]:
+    """The lower-cased tokens edits are counted in. Chinese: jieba's words, each question word one token
+    of its own (jieba cuts 这是啥意思 as 这是 / 啥意思 and 哪一个 as 哪 / 一个, which would make 什么 -> 啥 two
+    edits)."""
+    if lang != "zh":
+        return [t.lower() for t in tokenize(text, lang)]
+    out = []
+    for i, part in enumerate(_ZH_QUESTION_SPLIT.split(text)):
+        if i % 2:
+            out.append(part)
+        elif part:
+            out.extend(t.lower() for t in tokenize(part, lang))
+    return out
+
+
 def token_edits(original: str, rewrite: str, lang: str = "en") -> int:
-    """Token-level Levenshtein distance (lower-cased tokens; Chinese: jieba words): how many words a rewrite
-    changes ("two or more words changed" is ``token_edits(...) >= 2``)."""
-    return _edits([t.lower() for t in tokenize(original, lang)], [t.lower() for t in tokenize(rewrite, lang)])
+    """Token-level Levenshtein distance (:func:`words`): how many words a rewrite changes ("two or more
+    words changed" is ``token_edits(...) >= 2``)."""
+    return _edits(words(original, lang), words(rewrite, lang))
 
 
 def edit_rate(original: str, rewrite: str, lang: str = "en") -> float:
     """:func:`token_edits` over the original's length. 0 for the same question; a one-word substitution in
     a ten-word question gives 0.1."""
-    a = [t.lower() for t in tokenize(original, lang)]
-    return _edits(a, [t.lower() for t in tokenize(rewrite, lang)]) / max(1, len(a))
+    a = words(original, lang)
+    return _edits(a, words(rewrite, lang)) / max(1, len(a))
 
 
 def _edits(a: list[str], b: list[str]) -> int:
@@ -30,8 +47,7 @@ def _edits(a: list[str], b: list[str]) -> int:
 
 def one_word_added_or_removed(original: str, rewrite: str, lang: str = "en") -> bool:
     """Does the rewrite differ from the original only by one inserted or deleted token?"""
-    a = [t.lower() for t in tokenize(original, lang)]
-    b = [t.lower() for t in tokenize(rewrite, lang)]
+    a, b = words(original, lang), words(rewrite, lang)
     if abs(len(a) - len(b)) != 1:
         return False
     short, long = (a, b) if len(a) < len(b) else (b, a)
@@ -62,16 +78,37 @@ _QUESTION_WORDS = {
             "啥",
             "多少",
             "几",
+            "哪",
+            "哪些",
+            "哪种",
+            "哪一种",
+            "哪家",
+            "哪款",
+            "哪位",
+            "谁",
+            "多久",
         ]
     ),
 }
+# Chinese question words longest first, removed from the characters: jieba cuts a swap differently from its
+# original (这是啥意思 -> 这是 / 啥意思, 哪一个 -> 哪 / 一个), so tokens would count 什么 -> 啥 as a rephrasing.
+_ZH_QUESTION_CHARS = sorted(
+    _QUESTION_WORDS["zh"] | {"哪一个", "多少个", "多长时间", "哪儿", "哪里"}, key=len, reverse=True
+)
+_ZH_QUESTION_SPLIT = re.compile("(" + "|".join(map(re.escape, _ZH_QUESTION_CHARS)) + ")")
 
 
 def question_word_only(original: str, rewrite: str, lang: str = "en") -> bool:
-    """Does the rewrite change nothing but question words ("What year" -> "Which year", 什么 -> 啥), once
-    case and punctuation are set aside? An identical rewrite is not a question-word swap."""
+    """Does the rewrite change nothing but question words ("What year" -> "Which year", 什么 -> 啥, 哪个 ->
+    哪一个), once case and punctuation are set aside? Moving one counts too (X哪家好 -> 哪家X好). Chinese is
+    compared by characters with its question words taken out, whatever jieba makes of them. An identical
+    rewrite is not a question-word swap."""
     from paraguide.text.stopwords import is_word
 
+    if lang == "zh":
+        a, b = (_zh_without_question_words(t) for t in (original, rewrite))
+        same = "".join(ch for ch in original if ch.isalnum()) == "".join(ch for ch in rewrite if ch.isalnum())
+        return a == b and not same
     words = _QUESTION_WORDS.get(lang, frozenset())
     a = [t.lower() for t in tokenize(original, lang) if is_word(t)]
     b = [t.lower() for t in tokenize(rewrite, lang) if is_word(t)]
@@ -80,6 +117,13 @@ def question_word_only(original: str, rewrite: str, lang: str = "en") -> bool:
     rest_a = [t for t in a if t not in words]
     rest_b = [t for t in b if t not in words]
     return rest_a == rest_b
+
+
+def _zh_without_question_words(text: str) -> str:
+    """The characters of a Chinese question without its question words and punctuation (lower-cased)."""
+    for w in _ZH_QUESTION_CHARS:
+        text = text.replace(w, "")
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def function_words_only(original: str, rewrite: str, lang: str = "en") -> bool:

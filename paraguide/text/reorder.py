@@ -40,7 +40,9 @@ Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁
 ``when_time``: X什么时候上映 -> X上映的时间是什么时候; ``use``: X有什么用 -> X的用途是什么; ``how_front``: 领带怎么系 ->
 怎么系领带 (the fronted topic after its verb); ``attribute``: X有什么好处 -> X的好处是什么 and back; ``cause``:
 X是什么原因 -> 为什么X; ``where_front``: X在哪里下载 -> 在哪里可以下载X; ``best``: 什么植物最耐寒 -> 最耐寒的植物
-是什么; ``property``: 这鞋子是什么牌子 -> 这鞋子的牌子是什么; ``meaning`` also 逼近的意思是什么 -> 逼近是什么意思. Not
+是什么; ``property``: 这鞋子是什么牌子 -> 这鞋子的牌子是什么; ``suits``: 红米刷什么系统好 -> 红米适合刷什么系统; ``how_long``:
+水痘多久能好 -> 水痘要多久才能好; ``how_want``: 怎样申请小米帐号 -> 想申请小米帐号，该怎样做？; ``exist``: 有什么好看的小说 ->
+好看的小说有哪些; ``meaning`` also 逼近的意思是什么 -> 逼近是什么意思. Not
 如何 / 怎样 X -> X的方法是什么: formal questions read stilted so (reading 2026-11-27n: 70 %). Not X多少钱 ->
 X的价格是多少 / X的费用是多少: which of the two a thing takes (加盟, 雅思, 考驾照) no tag tells (reading
 2026-11-27e: 77 %).
@@ -711,6 +713,18 @@ _DURATION_VERBS = (
     "存活", "持续", "保存", "恢复", "潜伏", "保质", "有效", "使用", "工作", "运行", "充电", "治疗", "等待",
     "生长", "冷却", "维持", "反应", "睡眠", "飞行", "学习", "训练", "煮", "蒸", "烤", "炖", "泡", "孵化",
 )  # fmt: skip
+_COOKING_VERBS = (
+    "煮",
+    "蒸",
+    "烤",
+    "炖",
+    "炒",
+    "焖",
+    "煲",
+    "卤",
+    "腌",
+    "泡",
+)  # 高压锅炖排骨时间: how long (reading u)
 # A query that holds one of these asks its own question already.
 _NOT_QUERY = (
     "吗", "呢", "?", "？", "是否", "能否", "哪", "几", "谁", "什么", "啥", "多少", "怎", "如何", "为何", "为啥",
@@ -725,7 +739,9 @@ def _zh_ask(q: str, toks: list[TaggedToken]) -> str | None:
     if len(toks) < 2 or any(w in q for w in _NOT_QUERY) or any(ch.isspace() for ch in q.strip()):
         return None
     last = toks[-1].text
-    if last.endswith("时间") and q.strip()[: -len("时间")].endswith(_DURATION_VERBS):
+    if last.endswith("时间") and (
+        q.strip()[: -len("时间")].endswith(_DURATION_VERBS) or any(v in q for v in _COOKING_VERBS)
+    ):
         return None  # 精子在体内存活时间 asks how long, not when (reading 2026-11-27e)
     for ask, nouns in _ASKS.items():
         if any(last.endswith(n) for n in nouns):
@@ -796,15 +812,15 @@ def _zh_how_at(body: list[TaggedToken]) -> int | None:
     return found[0]
 
 
-def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
-    """怎么注册微信 -> 注册微信的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么: "how to" asked as "what is the method"
-    (怎么 only). Only where it asks for a way: a verb (or 用 ...) right after it, not 怎么不 / 怎么会 /
-    怎么这么 (why), 怎么样, 怎么办, a result (怎么做才好吃, 怎么写好看) or 怎么 ... 了; what comes before it is a
-    noun phrase or nothing."""
+def _zh_how_to(q: str, toks: list[TaggedToken]):
+    """The parts of a "how to" question that asks for a way to do something: (before, the how word, the verb
+    phrase after it, the closing mark), or None. A verb (or 用 ...) right after the how word, not 怎么不 /
+    怎么会 / 怎么这么 (why), 怎么样, 怎么办, a result (怎么做才好吃, 怎么写好看) or 怎么 ... 了; what comes before
+    it is a noun phrase or nothing."""
     body, mark = _zh_split_tail(q, toks)
     k = _zh_how_at(body)
-    if k is None or body[k].text != "怎么":
-        return None  # 如何理解 ..., 怎样去除 ...的异味: formal questions read stilted as 的方法 (reading 2026-11-27n: 70 %)
+    if k is None:
+        return None
     before, after = body[:k], body[k + 1 :]
     if after and after[0].text in _HOW_ABLE:
         after = after[1:]  # 怎么才能瘦脸 -> 瘦脸的方法
@@ -820,18 +836,65 @@ def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 黄豆芽怎么做才好吃: the way to a result, not to an act
     if any(t.text in ("不", "不能", "没", "没有", "无法", "不了") for t in after):
         return None  # 怎么在百度回答不能提交: why, not how; 爱不爱: a yes-no question inside
-    if any(t.tag.startswith("a") or t.text in ("出来", "起来", "下去", "最") for t in after):
-        return None  # 怎么写好看, 怎么做最舒服, 怎么测出来: a result or a degree, not a way to do something
+    if any(
+        t.tag.startswith("a") or t.text in ("出来", "起来", "下去", "最") or t.text.startswith("好")
+        for t in after
+    ):
+        return None  # 怎么写好看, 怎么做最舒服, 怎么测出来, 怎么做酸菜好吃: a result or a degree, not a way
+    if after[-1].text in ("图片", "图", "视频", "教程", "图解"):
+        return None  # 怎么折玫瑰花图片: a search for pictures of the way (reading 2026-11-27s)
+    return before, body[k].text, after, mark
+
+
+def _zh_how_method(q: str, toks: list[TaggedToken]) -> str | None:
+    """电脑怎么连接打印机 -> 电脑连接打印机的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么: "how to" asked as "what is the
+    method", where a topic comes before 怎么. Not 如何 / 怎样 (如何理解 ..., 怎样去除 ...的异味 read stilted as
+    的方法, reading 2026-11-27n: 70 %), nor a question that opens with 怎么: 去除这污渍的方法, 骂河南人的方法 read
+    stilted too (readings 2026-11-27p-u: 13 of 22), and ``how_want`` asks those."""
+    found = _zh_how_to(q, toks)
+    if found is None or found[1] != "怎么" or not found[0]:
+        return None
+    before, _, after, mark = found
+    if any(t.text == "的" for t in after) or after[0].text in ("来", "去"):
+        return None  # 求这个圆的周长的方法 (two 的), 来女人缘的方法 (reading 2026-11-27r)
     head = q[before[0].start : before[-1].end] if before else ""
     verb = q[after[0].start : after[-1].end]
     if before and after[-1].tag in ("v", "p"):
         # With no object after the verb the thing named first is its object: a verb of one character makes
-        # its own noun of manner (燕麦怎么吃 -> 燕麦的吃法, 火的金文怎么写 -> 火的金文的写法); a longer one would
+        # its own noun of manner (燕麦怎么吃 -> 燕麦的吃法; not 马的甲骨文的写法, two 的); a longer one would
         # have to go before it, which readers found garbled half the time (读芮广州话, 玩生存手机版我的世界)
-        if len(after) == 1 and verb + "法" in _MANNER_NOUNS and not head.endswith(("笔顺", "英语", "英文")):
+        if (
+            len(after) == 1
+            and verb + "法" in _MANNER_NOUNS
+            and not head.endswith(("笔顺", "英语", "英文"))
+            and "的" not in head
+        ):
             return f"{head}的{verb}法是什么{mark}"
         return None
     return f"{head}{verb}的方法是什么{mark}"
+
+
+# Verbs whose "how" asks for an opinion, a form or a manner of a thing one has, not a way to get something
+# done: "想吃大闸蟹，该怎么做" would ask how to get one.
+_HOW_WANT_NOT = {"看待", "理解", "评价", "认识", "形容", "描述", "解释", "回答", "写", "读", "说", "念", "拼", "做",
+                 "吃", "喝", "穿", "戴", "用", "使用", "称呼", "表达", "翻译", "画", "唱", "过", "看", "玩", "算",
+                 "计算", "区分", "分辨", "判断", "选择", "选"}  # fmt: skip
+
+
+def _zh_how_want(q: str, toks: list[TaggedToken]) -> str | None:
+    """怎样注册新账号 -> 想注册新账号，该怎样做？, 如何去掉图片水印 -> 想去掉图片水印，该如何做？: "how to do X" asked
+    as "I want to do X: what should I do?" -- the question opening with its how word, the rest a verb phrase."""
+    found = _zh_how_to(q, toks)
+    if found is None or found[0]:
+        return None
+    _, how, after, mark = found
+    if after[0].text in ("用", "在", "从", "对", "给", "跟", "和", "让", "使", "把"):
+        return None  # 怎么用手机..., 怎么让...: a means or a cause, not the act wanted
+    if after[0].text in _HOW_WANT_NOT or after[0].text in ("去", "来") and len(after) > 1:
+        return None  # 如何看待 (an opinion), 怎么写陈述句 (a form), 怎么吃大闸蟹 (wanting to eat is not how); 想去买到
+    if any(t.text in ("用", "在") for t in after[1:]):
+        return None  # 怎么制作这种图片用手机 (reading 2026-11-27s)
+    return f"想{q[after[0].start : after[-1].end]}，该{how}做{mark or '？'}"
 
 
 def _zh_frame(
@@ -865,7 +928,7 @@ def _zh_meaning(q: str, toks: list[TaggedToken]) -> str | None:
     x, mark = found
     if (
         x[-1].text == "的"
-        or any(t.text in ("请", "翻译") for t in x)
+        or any(t.text in ("请", "翻译", "说", "对", "问") for t in x)
         or x[-1].tag.startswith(("r", "m", "q"))
     ):
         return None  # 这的含义, 说的一个的含义, 请给我翻译一下 (reading 2026-11-27g)
@@ -893,7 +956,11 @@ def _zh_name(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 牵牛花又叫什么 asks for its other names
     if x[-1].text == "是":
         x = x[:-1]  # 这韩剧是叫什么 -> 这韩剧的名字
-    if not _zh_noun_phrase(x) or any(t.text == "名字" for t in x) or x[0].text in ("有", "有个", "有一个"):
+    if (
+        not _zh_noun_phrase(x)
+        or any(t.text == "名字" for t in x)
+        or x[0].text in ("有", "有个", "有一个", "问")
+    ):
         return None  # "...的名字的名字"; 有个韩国男明星的名字是什么 (reading 2026-11-27j)
     return f"{q[x[0].start : x[-1].end]}的名字是什么{mark}"
 
@@ -943,7 +1010,7 @@ _HOW_FRONT_VERBS = {
 }  # fmt: skip
 # Words that make the thing before "how" more than the verb's object: a preposition (从香港怎么到广州, 用日语怎么写),
 # a subject that acts (我, 你), a degree or a negation.
-_HOW_FRONT_NOT = {"对", "在", "用", "从", "把", "给", "跟", "和", "与", "被", "让", "向", "到", "我", "你", "他",
+_HOW_FRONT_NOT = {"对", "对于", "关于", "在", "用", "从", "把", "给", "跟", "和", "与", "被", "让", "向", "到", "我", "你", "他",
                   "她", "它", "我们", "你们", "他们", "不", "没", "没有", "还", "也", "又", "都", "就", "才", "是",
                   "想", "请问", "请", "知道"}  # fmt: skip
 _HOW_MODALS = ("要", "该", "应该", "应当", "可以", "能")
@@ -1150,6 +1217,119 @@ def _zh_cause(q: str, toks: list[TaggedToken]) -> str | None:
     return f"为什么{'会' if len(x) == 1 else ''}{text}{mark}"
 
 
+_SUIT_DEGREE = {"好": "", "比较好": "比较", "最好": "最", "更好": "更"}
+
+
+def _zh_suits(q: str, toks: list[TaggedToken]) -> str | None:
+    """红米刷什么系统好 -> 红米适合刷什么系统, 送男生什么生日礼物好 -> 适合送男生什么生日礼物, 现在吃什么最好 ->
+    现在最适合吃什么: "what is good to V" asked as "what suits V-ing". A verb right before 什么, after it a
+    noun or nothing, then 好 (比较好, 最好); before the verb no speaker's modal (我应该用什么面膜比较好)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 3 or words.count("什么") != 1:
+        return None
+    if words[-2:] == ["比较", "好"]:
+        body, words, degree = body[:-2], words[:-2], "比较"
+    elif words[-1] in _SUIT_DEGREE:
+        body, words, degree = body[:-1], words[:-1], _SUIT_DEGREE[words[-1]]
+    else:
+        return None
+    k = words.index("什么")
+    noun = body[k + 1 :]
+    if k == 0 or len(noun) > 2 or any(not t.tag.startswith(("n", "j", "eng")) for t in noun):
+        return None  # 产妇喝什么下奶好: a purpose, not a thing
+    if any(t.text in ("牌子", "品牌", "牌") for t in noun):
+        return None  # 倒车影像什么牌子好: which_good's (jieba tags 影像 a verb)
+    verb, x = body[k - 1], body[: k - 1]
+    if not noun and len(verb.text) > 1:
+        return None  # 微信营销什么好: 微信营销 is one thing, not 微信 doing 营销 (reading 2026-11-27q)
+    if not verb.tag.startswith("v") or verb.text in ("是", "有", "在", "适合", "对", "算", "会", "要"):
+        return None
+    if any(
+        t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | _HOW_FRONT_NOT | set(_HOW_MODALS) for t in x
+    ):
+        return None  # 我应该用什么 ..., 上班族，做什么: a speaker or a second clause
+    head = q[x[0].start : x[-1].end] if x else ""
+    return f"{head}{degree}适合{q[verb.start : body[-1].end]}{mark}"
+
+
+# Acts that "多久可以" asks a deadline or a window for, not a wait: 差评多久可以修改, 怀孕多久可以做人流.
+_DEADLINE_ACTS = (
+    "修改",
+    "撤销",
+    "撤回",
+    "取消",
+    "退",
+    "申诉",
+    "投诉",
+    "追加",
+    "人流",
+    "流产",
+    "打掉",
+    "补",
+    "更改",
+)
+
+
+def _zh_how_long(q: str, toks: list[TaggedToken]) -> str | None:
+    """运动完多久可以洗澡 -> 运动完要多久才能洗澡, 水痘多久能好 -> 水痘要多久才能好: "how long until one can"
+    said the way people ask it. Not a time before (身份证到期前多久可以换: how long ahead)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words.count("多久") != 1:
+        return None
+    k = words.index("多久")
+    if k + 2 > len(words) - 1 or words[k + 1] not in ("可以", "能"):
+        return None
+    x = body[:k]
+    if x and x[-1].text == "要":
+        x = x[:-1]
+    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+        return None
+    if x[-1].text.endswith(("前", "之前", "以前")) or any(
+        ch.isspace() for ch in q[x[0].start : body[-1].end]
+    ):
+        return None
+    if any(w in q[body[k + 2].start :] for w in _DEADLINE_ACTS):
+        return (
+            None  # 淘宝差评多久可以修改 asks how long one still may, not how long until one can (reading q)
+        )
+    return f"{q[x[0].start : x[-1].end]}要多久才能{q[body[k + 2].start : body[-1].end]}{mark}"
+
+
+def _zh_exist(q: str, toks: list[TaggedToken]) -> str | None:
+    """有什么好看的洪荒小说 -> 好看的洪荒小说有哪些, 北京有什么好玩的地方 -> 北京好玩的地方有哪些, 现在有什么新电影 ->
+    现在的新电影有哪些: "is there any N" asked as "which N are there". Before 有 nothing, a time or a place;
+    after 什么 a noun phrase (a verb in it only before 的)."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if words.count("什么") != 1 or "有" not in words or words.index("什么") != words.index("有") + 1:
+        return None
+    k = words.index("有")
+    x, rest = body[:k], body[k + 2 :]
+    if not rest or len(rest) > 6 or not rest[-1].tag.startswith(("n", "eng", "j")):
+        return None
+    nxt = [t.text for t in rest[1:]] + [""]
+    if any(
+        t.tag.startswith(("v", "d", "p", "c", "r", "m")) and u != "的" for t, u in zip(rest, nxt, strict=True)
+    ):
+        return None  # 有什么办法能让 ...: a clause after the noun, not a noun phrase
+    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in rest) or rest[0].text == "的":
+        return None
+    if rest[0].text in ("牌子", "品牌", "样", "样子", "种", "类", "类型", "款", "地方", "东西"):
+        return None  # 有什么牌子的香烟: 什么牌子 is one question
+    if rest[0].text == "好" and len(rest) > 1 and rest[1].text == "的":
+        return None  # 好的励志的电视剧有哪些: 好的 first reads as "OK," (reading 2026-11-27t)
+    if any(
+        not t.tag.startswith(("t", "ns", "s")) and t.text not in ("现在", "最近", "目前", "如今") for t in x
+    ):
+        return None  # 痛风有什么好的药: the topic is not where or when
+    head = q[x[0].start : x[-1].end] if x else ""
+    if head and x[-1].tag.startswith("t") and not any(t.text == "的" for t in rest):
+        head += "的"  # 现在有什么新电影 -> 现在的新电影
+    return f"{head}{q[rest[0].start : rest[-1].end]}有哪些{mark}"
+
+
 _ZH_RULES = (
     ("copula_swap", _copula_swap),
     ("which_good", _zh_which_good),
@@ -1166,5 +1346,9 @@ _ZH_RULES = (
     ("where_front", _zh_where_front),
     ("best", _zh_best),
     ("property", _zh_property),
+    ("suits", _zh_suits),
+    ("how_long", _zh_how_long),
+    ("how_want", _zh_how_want),
+    ("exist", _zh_exist),
 )
 RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
