@@ -415,6 +415,8 @@ def test_chinese_question_words_swap_only_where_they_ask_the_same():
     assert [(s.matched, s.text) for s in how_long] == [("多久", "多长时间")]
     assert [(s.matched, s.text) for s in how_many] == [("几个", "多少个")]
     assert [s.text for s in found[3]] == ["为何", "为啥"] and [s.text for s in found[4]] == ["哪儿"]
+    # 什么 standing for a blank to fill is not swapped (readings 2026-11-27u/v: 一啥花 reads wrong)
+    assert source.suggest(["一什么花的量词", "什么的鸟叫声", "什么讹什么讹成语"]) == [[], [], []]
     with pytest.raises(ValueError, match="no question-word table for 'fr'"):
         Interrogatives(lang="fr")
 

@@ -307,7 +307,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     ]
     questions = ["空调不制冷，是什么原因？", "恶心是什么原因造成的", "睾丸痛一般是什么原因造成的？", "这是什么原因",
                  "中国什么大学最好", "现在什么行业比较热门？", "现在穿什么衣服最流行", "这鞋子是什么牌子",
-                 "本图是什么字体的", "蜜橙色是什么颜色", "时空猎人外挂哪儿下载", "正宗的阳澄湖大闸蟹去哪里买？"]  # fmt: skip
+                 "本图是什么字体的", "hazzys是什么牌子", "蜜橙色是什么颜色", "时空猎人外挂哪儿下载", "正宗的阳澄湖大闸蟹去哪里买？"]  # fmt: skip
     got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
     assert got == [
         [("cause", "为什么空调不制冷？")],
@@ -319,6 +319,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [],  # what to wear: the thing chosen is an object
         [("property", "这鞋子的牌子是什么")],
         [("property", "本图的字体是什么")],
+        [],  # a brand's name: what kind of brand it is (reading 2026-11-27v)
         [],  # asks what the colour looks like
         [("where_front", "在哪里可以下载时空猎人外挂")],
         [("where_front", "去哪里可以买正宗的阳澄湖大闸蟹？")],

@@ -89,7 +89,14 @@ class Interrogatives:
 
 def _zh_asks_the_same(tagged, k: int) -> bool:
     """A manner word (怎么 ...) only where it means "how to": before a verb, not before a negation or a
-    modal, not before a negated result ("怎么打不开", "怎么安装不起" ask why it fails). The others always."""
+    modal, not before a negated result ("怎么打不开", "怎么安装不起" ask why it fails). 什么 where it stands
+    for a blank to fill ("一什么花", "什么的鸟叫声", "什么讹什么讹": readers found 啥 odd there, readings
+    2026-11-27u/v). The others always."""
+    if tagged[k].text == "什么":
+        before = tagged[k - 1].text if k else ""
+        after = tagged[k + 1].text if k + 1 < len(tagged) else ""
+        blank = before.endswith("一") or (k == 0 and after == "的")
+        return not blank and sum(t.text == "什么" for t in tagged) < 2
     if tagged[k].text not in _MANNER:
         return True
     after = tagged[k + 1] if k + 1 < len(tagged) else None

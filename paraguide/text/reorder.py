@@ -1131,6 +1131,8 @@ def _zh_property(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 加拿大的国旗的颜色 (two 的)
     if words[-1] == "颜色" and x[-1].text.endswith("色"):
         return None  # 蜜橙色是什么颜色 asks what the colour looks like
+    if len(x) == 1 and (x[0].tag == "eng" or x[0].tag.startswith("nz")):
+        return None  # hazzys是什么牌子 asks what kind of brand it is, not its brand (reading 2026-11-27v)
     return f"{q[x[0].start : x[-1].end]}的{words[-1]}是什么{mark}"
 
 
