@@ -203,9 +203,8 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     assert got == [
         [("why_reason", "头发掉得很厉害的原因是什么")],
         [("why_reason", "大象的鼻子很长的原因是什么？")],
-        [
-            ("how_want", "想下载爬墙软件，该怎么做？")
-        ],  # not 的方法 when 怎么 opens it (readings 2026-11-27p-u)
+        # not 的方法 when 怎么 opens it (readings 2026-11-27p-u)
+        [("how_want", "想下载爬墙软件，该怎么做？"), ("how_topic", "爬墙软件怎么下载")],
         [("how_method", "燕麦的吃法是什么"), ("how_front", "怎么吃燕麦")],
         [("how_want", "想找回支付宝密码，该怎么做？")],
         [("meaning", "举案齐眉的含义是什么")],
@@ -264,6 +263,11 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "how_long",
             "how_want",
             "exist",
+            "brand_last",
+            "riddle",
+            "suit_swap",
+            "how_topic",
+            "in_language",
         ),
     }
 
@@ -281,7 +285,8 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [("how_front", "如何治疗毛囊炎？")],
         [("how_front", "要怎么做鲤鱼")],
         [],  # a pronoun: 我的世界蘑菇怎么种 is the game's (reading 2026-11-27n)
-        [("how_want", "想下载漫画，该如何做？")],  # not 的方法 for 如何 / 怎样: stilted (reading 2026-11-27n)
+        # not 的方法 for 如何 / 怎样: stilted (reading 2026-11-27n)
+        [("how_want", "想下载漫画，该如何做？"), ("how_topic", "漫画如何下载")],
         [],  # 开户 holds its own object
         [],  # the verb twice
         [],  # a time, not a thing
@@ -351,9 +356,9 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
                  "现在有什么牌子的国产女士香烟？", "痛风有什么好的药呀"]  # fmt: skip
     got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
     assert got == [
-        [("how_want", "想申请小米帐号，该怎样做？")],
+        [("how_want", "想申请小米帐号，该怎样做？"), ("how_topic", "小米帐号怎样申请？")],
         [],  # an opinion, not a way to get something done
-        [],  # wanting to eat one is not how to eat it; 怎么 first: not 的方法
+        [("how_topic", "大闸蟹怎么吃？")],  # not how_want: wanting to eat one is not how to eat it
         [],  # a search for pictures (reading 2026-11-27s)
         [("exist", "好看的洪荒小说有哪些")],
         [("exist", "北京好玩的地方有哪些")],
@@ -361,6 +366,20 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [],  # a clause after the noun
         [],  # 什么牌子 is one question
         [],  # the topic is neither where nor when
+    ]
+    questions = ["什么牌子的醋最好吃啊", "世事难料是什么生肖", "1990年是什么生肖", "圆脸适合什么发型", "怎么做蛋糕",
+                 "如何下载漫画", "我爱你韩语怎么写", "不要停日语怎么说", "男生有什么好看的发型"]  # fmt: skip
+    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    assert got == [
+        [("brand_last", "醋什么牌子最好吃")],
+        [("riddle", "世事难料打一生肖")],
+        [],  # a year's sign, not a riddle
+        [("suit_swap", "什么发型适合圆脸")],
+        [("how_topic", "蛋糕怎么做")],
+        [("how_want", "想下载漫画，该如何做？"), ("how_topic", "漫画如何下载")],
+        [("in_language", "我爱你用韩语怎么写")],
+        [],  # 不要停用日语: 停用 (disable) would read as one word
+        [("exist", "男生好看的发型有哪些")],
     ]
 
 

@@ -42,7 +42,9 @@ Chinese (jieba's words): ``copula_swap``: 什么是X -> X是什么 and back, 谁
 X是什么原因 -> 为什么X; ``where_front``: X在哪里下载 -> 在哪里可以下载X; ``best``: 什么植物最耐寒 -> 最耐寒的植物
 是什么; ``property``: 这鞋子是什么牌子 -> 这鞋子的牌子是什么; ``suits``: 红米刷什么系统好 -> 红米适合刷什么系统; ``how_long``:
 水痘多久能好 -> 水痘要多久才能好; ``how_want``: 怎样申请小米帐号 -> 想申请小米帐号，该怎样做？; ``exist``: 有什么好看的小说 ->
-好看的小说有哪些; ``meaning`` also 逼近的意思是什么 -> 逼近是什么意思. Not
+好看的小说有哪些; ``brand_last``: 什么牌子的醋最好吃 -> 醋什么牌子最好吃; ``riddle``: 世事难料是什么生肖 -> 世事难料打一生肖;
+``suit_swap``: 圆脸适合什么发型 -> 什么发型适合圆脸; ``how_topic``: 怎么做蛋糕 -> 蛋糕怎么做; ``in_language``: 我爱你韩语怎么写 ->
+我爱你用韩语怎么写; ``meaning`` also 逼近的意思是什么 -> 逼近是什么意思. Not
 如何 / 怎样 X -> X的方法是什么: formal questions read stilted so (reading 2026-11-27n: 70 %). Not X多少钱 ->
 X的价格是多少 / X的费用是多少: which of the two a thing takes (加盟, 雅思, 考驾照) no tag tells (reading
 2026-11-27e: 77 %).
@@ -1309,11 +1311,12 @@ def _zh_exist(q: str, toks: list[TaggedToken]) -> str | None:
         return None
     k = words.index("有")
     x, rest = body[:k], body[k + 2 :]
-    if not rest or len(rest) > 6 or not rest[-1].tag.startswith(("n", "eng", "j")):
+    if not rest or len(rest) > 6 or not rest[-1].tag.startswith(("n", "eng", "j", "vn")):
         return None
     nxt = [t.text for t in rest[1:]] + [""]
     if any(
-        t.tag.startswith(("v", "d", "p", "c", "r", "m")) and u != "的" for t, u in zip(rest, nxt, strict=True)
+        t.tag.startswith(("v", "d", "p", "c", "r", "m")) and t.tag != "vn" and u != "的"
+        for t, u in zip(rest, nxt, strict=True)
     ):
         return None  # 有什么办法能让 ...: a clause after the noun, not a noun phrase
     if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in rest) or rest[0].text == "的":
@@ -1322,14 +1325,154 @@ def _zh_exist(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 有什么牌子的香烟: 什么牌子 is one question
     if rest[0].text == "好" and len(rest) > 1 and rest[1].text == "的":
         return None  # 好的励志的电视剧有哪些: 好的 first reads as "OK," (reading 2026-11-27t)
+    appeal = rest[0].text in ("好看", "好玩", "好听", "好吃", "好用", "有趣", "搞笑", "经典", "好笑")
     if any(
-        not t.tag.startswith(("t", "ns", "s")) and t.text not in ("现在", "最近", "目前", "如今") for t in x
+        not t.tag.startswith(("t", "ns", "s"))
+        and t.text not in ("现在", "最近", "目前", "如今")
+        and not (appeal and t.tag.startswith(("n", "j")))
+        for t in x
     ):
-        return None  # 痛风有什么好的药: the topic is not where or when
+        return None  # 痛风有什么好的药: the topic is not where or when (男生有什么好看的发型: whom it suits)
     head = q[x[0].start : x[-1].end] if x else ""
     if head and x[-1].tag.startswith("t") and not any(t.text == "的" for t in rest):
         head += "的"  # 现在有什么新电影 -> 现在的新电影
     return f"{head}{q[rest[0].start : rest[-1].end]}有哪些{mark}"
+
+
+def _zh_brand_last(q: str, toks: list[TaggedToken]) -> str | None:
+    """什么牌子的手表好 -> 手表什么牌子好, 什么牌子的醋最好吃 -> 醋什么牌子最好吃: ``which_good`` the other way,
+    the thing first."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 5 or words[:3] not in (
+        ["什么", "牌子", "的"],
+        ["什么", "品牌", "的"],
+        ["哪个", "牌子", "的"],
+    ):
+        return None
+    rest = body[3:]
+    k = next((i for i, t in enumerate(rest) if not t.tag.startswith(("n", "eng", "j"))), None)
+    if (
+        not k
+        or rest[k].text not in ("好", "比较", "最", "好用", "好吃", "好看")
+        and not rest[k].text.startswith("最")
+    ):
+        return None  # no noun, or something other than "which is good" after it
+    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in rest):
+        return None
+    if k > 2 or rest[k - 1].text in ("效果", "性能", "质量", "功能", "口碑", "价格", "效果"):
+        return None  # 护肤品补水效果什么牌子最好: a quality of the thing, not the thing (reading 2026-11-27w)
+    noun = q[rest[0].start : rest[k - 1].end]
+    return f"{noun}{words[0]}{words[1]}{q[rest[k].start : body[-1].end]}{mark}"
+
+
+def _zh_riddle(q: str, toks: list[TaggedToken]) -> str | None:
+    """世事难料是什么生肖 -> 世事难料打一生肖, 七上八下指什么生肖 -> 七上八下打一生肖: a riddle asked the way
+    riddles are set."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 4 or words[-2:] != ["什么", "生肖"] or words[-3] not in ("是", "指", "打"):
+        return None
+    x = body[:-3]
+    while x and x[-1].text in ("是", "打"):
+        x = x[:-1]  # 荣华富贵是指什么生肖, 懂得爱的动物打是什么生肖
+    if not x or any(t.text in _ZH_QUESTION | set(_ZH_TAIL) for t in x):
+        return None
+    if x[0].tag.startswith("r") or x[-1].text in ("的", "我", "你", "他", "她", "人"):
+        return None  # 我是什么生肖, 93年的人是什么生肖: one's own sign, not a riddle
+    if any(ch.isdigit() for ch in q) or any(t.text.endswith(("年", "月", "日", "号")) for t in x):
+        return None  # 1990年是什么生肖: a year's sign, not a riddle
+    return f"{q[x[0].start : x[-1].end]}打一生肖{mark}"
+
+
+def _zh_suit_swap(q: str, toks: list[TaggedToken]) -> str | None:
+    """圆脸适合什么发型 -> 什么发型适合圆脸: the subject and the thing asked for change places."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 4 or words.count("适合") != 1 or words.count("什么") != 1:
+        return None
+    k = words.index("适合")
+    if words[k + 1 : k + 2] != ["什么"] or k + 3 != len(words) or not body[-1].tag.startswith(("n", "vn")):
+        return None
+    x = body[:k]
+    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | _HOW_FRONT_NOT for t in x):
+        return None
+    following = [u.text for u in x[1:]] + [""]
+    if any(
+        (t.tag.startswith(("v", "d", "p", "a")) or t.text.endswith(("高", "低", "大", "小", "宽", "窄")))
+        and u != "的"
+        for t, u in zip(x, following, strict=True)
+    ):
+        return None  # 我这样适合 ..., 额头高适合 ...: a clause, not a thing that something suits (reading w)
+    if any(t.text in ("男生", "女生", "男人", "女人", "男士", "女士", "男孩", "女孩") for t in x[:-1]):
+        return None  # 男生鹅蛋脸适合: the person first, then the face (reading 2026-11-27w)
+    return f"什么{words[-1]}适合{q[x[0].start : x[-1].end]}{mark}"
+
+
+def _zh_how_topic(q: str, toks: list[TaggedToken]) -> str | None:
+    """怎么做蛋糕 -> 蛋糕怎么做, 如何下载漫画 -> 漫画如何下载: ``how_front`` the other way, the thing asked about
+    first as Chinese fronts a topic. A listed verb, then a noun phrase closing the question."""
+    body, mark = _zh_split_tail(q, toks)
+    if len(body) < 3 or body[0].text not in _ZH_HOW or body[1].text not in _HOW_FRONT_VERBS:
+        return None
+    obj = body[2:]
+    if not obj[-1].tag.startswith(("n", "eng", "j")) or len(obj) > 4:
+        return None
+    if any(
+        t.tag.startswith(("v", "p", "d", "c", "r", "m", "q")) or t.text in _ZH_QUESTION | set(_ZH_TAIL)
+        for t in obj
+    ):
+        return None  # 怎么做一个 ..., 怎么用手机 ...: more than a thing
+    if (
+        obj[0].text.startswith("好")
+        or any(t.tag == "nr" for t in obj)
+        or obj[-1].text in ("图片", "图", "视频", "教程")
+    ):
+        return None  # 怎样写好毕业论文 (a result), 怎么做张子强 (to be him, reading 2026-11-27w)
+    return f"{q[obj[0].start : obj[-1].end]}{body[0].text}{body[1].text}{mark}"
+
+
+_LANGUAGES = (
+    "韩文",
+    "韩语",
+    "英文",
+    "英语",
+    "日文",
+    "日语",
+    "繁体字",
+    "繁体",
+    "俄语",
+    "法语",
+    "德语",
+    "粤语",
+    "拼音",
+)
+
+
+def _zh_in_language(q: str, toks: list[TaggedToken]) -> str | None:
+    """我爱你韩语怎么写 -> 我爱你用韩语怎么写, 永远的繁体字怎么写 -> 永远用繁体字怎么写: the language said as the
+    means."""
+    body, mark = _zh_split_tail(q, toks)
+    words = [t.text for t in body]
+    if len(words) < 4 or words[-2] != "怎么" or words[-1] not in ("写", "说", "读", "念", "翻译"):
+        return None
+    lang = words[-3]
+    if lang not in _LANGUAGES:
+        return None
+    x = body[:-3]
+    if (
+        not x
+        or x[-1].text == "的"
+        or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | {"用"} for t in x)
+    ):
+        return None  # 亲爱的韩语怎么写: whether 的 is the phrase's own no one can tell (reading 2026-11-27w)
+    text = q[x[0].start : x[-1].end]
+    if any(ch.isspace() for ch in text) or text.endswith("用"):
+        return None  # 太可爱了用日语怎么说: said so already
+    out = f"{text}用{lang}怎么{words[-1]}{mark}"
+    if "用" not in [t.text for t in pos_tag(out, "zh")]:
+        return None  # 不要停日语怎么说 -> 不要停用日语: 停用 (disable) read as one word
+    return out
 
 
 _ZH_RULES = (
@@ -1352,5 +1495,10 @@ _ZH_RULES = (
     ("how_long", _zh_how_long),
     ("how_want", _zh_how_want),
     ("exist", _zh_exist),
+    ("brand_last", _zh_brand_last),
+    ("riddle", _zh_riddle),
+    ("suit_swap", _zh_suit_swap),
+    ("how_topic", _zh_how_topic),
+    ("in_language", _zh_in_language),
 )
 RULES = {"en": tuple(name for name, _ in _EN_RULES), "zh": tuple(name for name, _ in _ZH_RULES)}
