@@ -344,12 +344,15 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [],  # a deadline, not a wait (reading 2026-11-27q)
         [],  # how long ahead
     ]
-    questions = ["电脑怎么连接打印机", "马的甲骨文怎么写", "高压锅炖排骨时间"]
+    questions = ["电脑怎么连接打印机", "马的甲骨文怎么写", "高压锅炖排骨时间", "快乐大本营下期是谁",
+                 "为什么我的手机安装不了天天酷跑"]  # fmt: skip
     got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
     assert got == [
         [("how_method", "电脑连接打印机的方法是什么")],  # a topic before 怎么
         [],  # 马的甲骨文的写法: two 的 (reading 2026-11-27u)
         [],  # a cooking time is how long, not when (reading 2026-11-27u)
+        [],  # 下期 is no noun phrase: 谁是快乐大本营下期 (reading 2026-11-27x)
+        [],  # 安装不了 ... 的原因 reads stilted (reading 2026-11-27x)
     ]
     questions = ["怎样申请小米帐号？", "如何看待中国当前周边安全形势?", "怎么吃大闸蟹？", "怎么折玫瑰花图片",
                  "有什么好看的洪荒小说", "北京有什么好玩的地方", "现在有什么新电影", "有什么办法能让男人变得更持久",

@@ -652,7 +652,7 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
     else:
         return None
     x_toks = toks[2 : len(words)] if order == "front" else toks[: len(words) - 2]
-    if not x_toks or any(t.tag.startswith(("v", "r", "d", "c", "p", "u", "f", "m")) for t in x_toks):
+    if not x_toks or any(t.tag.startswith(("v", "r", "d", "c", "p", "u", "f", "m", "t")) for t in x_toks):
         return None  # 什么是我该做的 / 他是谁的 / 青铜门后面是什么: no plain noun phrase
     if words[-1] == "什么" and order == "end" and len(x_toks) > 1:
         return None  # 口蹄疫是什么 asks what it is; 邮箱后缀是什么 asks which one, not 什么是邮箱后缀
@@ -783,6 +783,8 @@ def _zh_why_reason(q: str, toks: list[TaggedToken]) -> str | None:
         return None
     if not any(t.tag.startswith(("v", "a")) for t in body[k + 1 :]) or "的" in words[-2:]:
         return None  # no predicate after it, or "...她的下面的原因"
+    if any("不了" in t.text for t in rest):
+        return None  # 我的手机安装不了天天酷跑的原因是什么: stilted (reading 2026-11-27x)
     if words[-1] == "了" or rest[0].text in ("会", "有", "要", "能", "是"):
         return None  # "看不了了的原因", "会地震的原因": readers found both clumsy (reading 2026-11-27f)
     head = q[body[0].start : body[k].start] if k else ""
