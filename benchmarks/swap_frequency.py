@@ -11,7 +11,9 @@ Needs ``pip install wordfreq`` (not a paraguide dependency: this is an analysis,
         --out benchmarks/results/swap_frequency_2026-11-27.json
 
 A judged item is good when it is the same question and fluent, or not fluent only for an error the original
-already had (the reader's note says "inherited" or "original").
+already had (the reader's note says "inherited" or "original"). ``--lm paraguide/models/lm-gemma-en`` also
+ranks the judged swaps by the pretrained LM's fluency difference (paraguide's fluency scorer): its ROC-AUC and
+the precision left after dropping the lowest-scored shares.
 """
 
 from __future__ import annotations
@@ -54,8 +56,31 @@ def judged(run: dict[str, dict], reading: Path) -> list[dict]:
             copied = "inherited" in note or "original" in note
             good = row["same"] == "y" and (row["fluent"] == "y" or copied)
             out.append({"reading": reading.name, "good": good, "rarity": rarity(p["suggestion"], p["matched"]),
-                        "swap": f"{p['matched']} -> {p['suggestion']}"})  # fmt: skip
+                        "swap": f"{p['matched']} -> {p['suggestion']}", "pair": (p["original"], p["paraphrase"])})  # fmt: skip
     return out
+
+
+def lm_table(items: list[dict], folder: str) -> dict:
+    """ROC-AUC of the LM's fluency difference for telling good swaps from bad, and precision after dropping
+    the lowest-scored 20-60 %."""
+    from scipy.stats import mannwhitneyu
+
+    from paraguide.score.fluency import FluencyScorer
+
+    scorer = FluencyScorer(folder)
+    scores = scorer.score([x["pair"] for x in items])
+    good = [s for s, x in zip(scores, items, strict=True) if x["good"]]
+    bad = [s for s, x in zip(scores, items, strict=True) if not x["good"]]
+    auc = mannwhitneyu(good, bad).statistic / (len(good) * len(bad))
+    ranked = sorted(scores)
+    drops = []
+    for share in (0.2, 0.4, 0.6):
+        cut = ranked[int(share * len(ranked))]
+        kept = [x["good"] for s, x in zip(scores, items, strict=True) if s >= cut]
+        drops.append(
+            {"dropped_share": share, "kept": len(kept), "precision": round(sum(kept) / len(kept), 3)}
+        )
+    return {"lm": folder, "measure": scorer.measure, "roc_auc": round(float(auc), 3), "drop_lowest": drops}
 
 
 def main() -> None:
@@ -63,6 +88,9 @@ def main() -> None:
     ap.add_argument("--run", type=Path, required=True, help="the build-testset folder the readings read")
     ap.add_argument(
         "--reading", type=Path, action="append", required=True, help="reading prefix (…_key.json)"
+    )
+    ap.add_argument(
+        "--lm", help="an LM folder for paraguide's fluency scorer (e.g. paraguide/models/lm-gemma-en)"
     )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -83,7 +111,13 @@ def main() -> None:
             "selected_share_at_most": round((len(rows) - lost) / questions, 4),
         })  # fmt: skip
     result = {"run": str(args.run), "readings": [str(r) for r in args.reading], "judged_swaps": len(items),
-              "synonym_swaps_selected": len(swaps), "table": table, "items": items}  # fmt: skip
+              "synonym_swaps_selected": len(swaps), "table": table}  # fmt: skip
+    if args.lm:
+        result["lm"] = lm_table(items, args.lm)
+        print(json.dumps(result["lm"], indent=1))
+    for x in items:
+        del x["pair"]
+    result["items"] = items
     text = json.dumps(result, indent=1, ensure_ascii=False)
     print(json.dumps(table, indent=1))
     if args.out:
