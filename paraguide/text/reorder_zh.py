@@ -166,6 +166,13 @@ _ZH_QUESTION = {"什么", "怎么", "怎样", "如何", "为什么", "为啥", "
 _ZH_CLAUSE = {"但", "但是", "而", "而且", "还是", "或者", "或", "，", ",", "；", ";", "、", "如果", "因为", "所以"}  # fmt: skip
 
 
+def _zh_asks_more(toks: list[TaggedToken], also=frozenset()) -> bool:
+    """Does any of ``toks`` ask something else (a question word), open a second clause, close a sentence or
+    belong to ``also``? A rule's X must not: it would move a second question along with the first."""
+    other = _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | set(also)
+    return any(t.text in other for t in toks)
+
+
 def _zh_split_tail(q: str, toks: list[TaggedToken]) -> tuple[list[TaggedToken], str]:
     """The question's words without its closing particles and marks, and the question mark to end it with
     (a particle 啊 / 呢 goes: "X的原因是什么啊" reads worse than without it)."""
@@ -432,11 +439,7 @@ _HOW_MODALS = ("要", "该", "应该", "应当", "可以", "能")
 def _zh_topic(q: str, x: list[TaggedToken], verb: str) -> bool:
     """Is ``x``, fronted before a question word and ``verb``, a thing that can follow the verb as its object
     (领带 in 领带怎么系), and not a clause, a time or a title?"""
-    if (
-        not x
-        or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x)
-        or x[-1].text in _HOW_MODALS
-    ):
+    if not x or _zh_asks_more(x) or x[-1].text in _HOW_MODALS:
         return False  # 查理九世全集要去哪里下载: the modal stays with its verb
     if any(t.text in _HOW_FRONT_NOT for t in x):
         return False  # 我想知道 ...; 我的世界蘑菇怎么种 (the game, not "my world", reading 2026-11-27n)
@@ -566,7 +569,7 @@ def _zh_attribute(q: str, toks: list[TaggedToken]) -> str | None:
     words = [t.text for t in body]
     if len(words) >= 5 and words[-2:] == ["是", "什么"] and words[-3] in _ATTRIBUTES and words[-4] == "的":
         x = body[:-4]  # the other way: 深蹲的坏处是什么 -> 深蹲有什么坏处
-        if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | {"的"} | set(_ZH_TAIL) for t in x):
+        if not x or _zh_asks_more(x, {"的"}):
             return None
         if x[-1].tag.startswith(("p", "c", "u", "d", "r")):
             return None
@@ -576,7 +579,7 @@ def _zh_attribute(q: str, toks: list[TaggedToken]) -> str | None:
     x = body[:-3]
     if x and x[-1].text in ("会", "都", "到底", "究竟", "一般", "主要", "具体"):
         x = x[:-1]  # 长期熬夜会有什么危害: the harm it has
-    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+    if not x or _zh_asks_more(x):
         return None
     if any(t.text == "的" for t in x) or x[-1].text in (
         "还",
@@ -617,7 +620,7 @@ def _zh_cause(q: str, toks: list[TaggedToken]) -> str | None:
         x = x[:-1]  # 空调不制冷，是什么原因
     if x and x[-1].text in ("一般", "通常", "主要", "到底", "究竟", "都"):
         x = x[:-1]  # 睾丸痛一般是什么原因造成的 -> 为什么睾丸痛
-    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+    if not x or _zh_asks_more(x):
         return None
     if (
         x[-1].text.endswith(("的", "是"))
@@ -660,9 +663,7 @@ def _zh_suits(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 微信营销什么好: 微信营销 is one thing, not 微信 doing 营销 (reading 2026-11-27q)
     if not verb.tag.startswith("v") or verb.text in ("是", "有", "在", "适合", "对", "算", "会", "要"):
         return None
-    if any(
-        t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | _HOW_FRONT_NOT | set(_HOW_MODALS) for t in x
-    ):
+    if _zh_asks_more(x, _HOW_FRONT_NOT | set(_HOW_MODALS)):
         return None  # 我应该用什么 ..., 上班族，做什么: a speaker or a second clause
     head = q[x[0].start : x[-1].end] if x else ""
     return f"{head}{degree}适合{q[verb.start : body[-1].end]}{mark}"
@@ -699,7 +700,7 @@ def _zh_how_long(q: str, toks: list[TaggedToken]) -> str | None:
     x = body[:k]
     if x and x[-1].text == "要":
         x = x[:-1]
-    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in x):
+    if not x or _zh_asks_more(x):
         return None
     if x[-1].text.endswith(("前", "之前", "以前")) or any(
         ch.isspace() for ch in q[x[0].start : body[-1].end]
@@ -730,7 +731,7 @@ def _zh_exist(q: str, toks: list[TaggedToken]) -> str | None:
         for t, u in zip(rest, nxt, strict=True)
     ):
         return None  # 有什么办法能让 ...: a clause after the noun, not a noun phrase
-    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in rest) or rest[0].text == "的":
+    if _zh_asks_more(rest) or rest[0].text == "的":
         return None
     if rest[0].text in ("牌子", "品牌", "样", "样子", "种", "类", "类型", "款", "地方", "东西"):
         return None  # 有什么牌子的香烟: 什么牌子 is one question
@@ -769,7 +770,7 @@ def _zh_brand_last(q: str, toks: list[TaggedToken]) -> str | None:
         and not rest[k].text.startswith("最")
     ):
         return None  # no noun, or something other than "which is good" after it
-    if any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) for t in rest):
+    if _zh_asks_more(rest):
         return None
     if k > 2 or rest[k - 1].text in ("效果", "性能", "质量", "功能", "口碑", "价格", "效果"):
         return None  # 护肤品补水效果什么牌子最好: a quality of the thing, not the thing (reading 2026-11-27w)
@@ -806,7 +807,7 @@ def _zh_suit_swap(q: str, toks: list[TaggedToken]) -> str | None:
     if words[k + 1 : k + 2] != ["什么"] or k + 3 != len(words) or not body[-1].tag.startswith(("n", "vn")):
         return None
     x = body[:k]
-    if not x or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | _HOW_FRONT_NOT for t in x):
+    if not x or _zh_asks_more(x, _HOW_FRONT_NOT):
         return None
     following = [u.text for u in x[1:]] + [""]
     if any(
@@ -871,11 +872,7 @@ def _zh_in_language(q: str, toks: list[TaggedToken]) -> str | None:
     if lang not in _LANGUAGES:
         return None
     x = body[:-3]
-    if (
-        not x
-        or x[-1].text == "的"
-        or any(t.text in _ZH_QUESTION | _ZH_CLAUSE | set(_ZH_TAIL) | {"用"} for t in x)
-    ):
+    if not x or x[-1].text == "的" or _zh_asks_more(x, {"用"}):
         return None  # 亲爱的韩语怎么写: whether 的 is the phrase's own no one can tell (reading 2026-11-27w)
     text = q[x[0].start : x[-1].end]
     if any(ch.isspace() for ch in text) or text.endswith("用"):
