@@ -4,7 +4,7 @@
 - ``copula_swap``: 什么是X -> X是什么 and back, 谁是X -> X是谁 and back.
 - ``which_good``: X哪家好 -> 哪家X好, X什么牌子好 -> 什么牌子的X好.
 - ``ask``: a search query asked as a question: 高中老师工资 -> 高中老师工资是多少.
-- ``why_reason``: 为什么X -> X的原因是什么.
+- ``why_reason``: 为什么X -> X是什么原因.
 - ``how_method``: 电脑怎么连接打印机 -> 电脑连接打印机的方法是什么, 燕麦怎么吃 -> 燕麦的吃法是什么 (a topic before 怎么).
 - ``meaning``: X是什么意思 -> X的含义是什么, and back: 逼近的意思是什么 -> 逼近是什么意思.
 - ``name``: X叫什么名字 -> X的名字是什么.
@@ -186,9 +186,10 @@ def _zh_split_tail(q: str, toks: list[TaggedToken]) -> tuple[list[TaggedToken], 
 
 
 def _zh_why_reason(q: str, toks: list[TaggedToken]) -> str | None:
-    """为什么头发掉得很厉害 -> 头发掉得很厉害的原因是什么, 大象的鼻子为什么很长 -> 大象的鼻子很长的原因是什么: "why"
-    asked as "what is the reason". Not 为什么 at the end, nor with a second clause (但, 还是, a comma) or a
-    的 just before (X的的原因)."""
+    """为什么头发掉得很厉害 -> 头发掉得很厉害是什么原因, 大象的鼻子为什么很长 -> 大象的鼻子很长是什么原因: "why"
+    asked as "what is the reason", the way such questions are typed (X的原因是什么 read stilted: readings
+    2026-11-27v/x). Not 为什么 at the end, nor with a second clause (但, 还是, a comma), a 的 just before, or a
+    modal or 是 first (会地震是什么原因)."""
     body, mark = _zh_split_tail(q, toks)
     words = [t.text for t in body]
     if words.count("为什么") != 1 or words[-1] == "为什么":
@@ -198,14 +199,16 @@ def _zh_why_reason(q: str, toks: list[TaggedToken]) -> str | None:
     if len(rest) < 2 or any(t.text in _ZH_QUESTION | _ZH_CLAUSE for t in rest):
         return None
     if not any(t.tag.startswith(("v", "a")) for t in body[k + 1 :]) or "的" in words[-2:]:
-        return None  # no predicate after it, or "...她的下面的原因"
-    if any("不了" in t.text for t in rest):
-        return None  # 我的手机安装不了天天酷跑的原因是什么: stilted (reading 2026-11-27x)
-    if words[-1] == "了" or rest[0].text in ("会", "有", "要", "能", "是"):
-        return None  # "看不了了的原因", "会地震的原因": readers found both clumsy (reading 2026-11-27f)
+        return None  # no predicate after it, or "...她的下面"
+    if rest[0].text in ("会", "有", "要", "能", "是", "说") or words[-1] == "是":
+        return (
+            None  # "会地震是什么原因", 为什么说X (where a saying comes from): clumsy (readings 2026-11-27f/z)
+        )
+    if any(ch in q for ch in "：:") or ("会" in "".join(words) and words[-1].endswith("了")):
+        return None  # a title before a colon; 我会被...开除了是什么原因 (reading 2026-11-27z)
     head = q[body[0].start : body[k].start] if k else ""
     tail = q[body[k + 1].start : body[-1].end]
-    return f"{head}{tail}的原因是什么{mark}"
+    return f"{head}{tail}是什么原因{mark}"
 
 
 # After 怎么 these make it "why" (怎么不 / 怎么会 / 怎么这么) or another question (怎么样, 怎么办, 怎么回事).
