@@ -356,6 +356,10 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
         [],  # 为什么说: where a saying comes from (reading 2026-11-27z)
         [],  # 会 ... 了 as a subject (reading 2026-11-27z)
     ]
+    # reading 2026-11-27za's notes: a term of address, 会 right after 为什么, an unfinished question, the word
+    # an antonym asks for
+    questions = ["妈妈的奶奶叫什么？", "人为什么会来到这个世界上", "为什么男人结婚后", "反义词是什么？"]
+    assert reorder(questions, "zh") == [[], [], [], []]
     questions = ["怎样申请小米帐号？", "如何看待中国当前周边安全形势?", "怎么吃大闸蟹？", "怎么折玫瑰花图片",
                  "有什么好看的洪荒小说", "北京有什么好玩的地方", "现在有什么新电影", "有什么办法能让男人变得更持久",
                  "现在有什么牌子的国产女士香烟？", "痛风有什么好的药呀"]  # fmt: skip

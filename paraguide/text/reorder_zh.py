@@ -63,6 +63,12 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
     x_toks = toks[2 : len(words)] if order == "front" else toks[: len(words) - 2]
     if not x_toks or any(t.tag.startswith(("v", "r", "d", "c", "p", "u", "f", "m", "t")) for t in x_toks):
         return None  # 什么是我该做的 / 他是谁的 / 青铜门后面是什么: no plain noun phrase
+    if (
+        order == "end"
+        and words[-1] == "什么"
+        and x_toks[-1].text in _ATTRIBUTES | {"意思", "答案", "含义", "原因"}
+    ):
+        return None  # 反义词是什么 asks for the word, not what an antonym is (reading 2026-11-27za)
     if words[-1] == "什么" and order == "end" and len(x_toks) > 1:
         return None  # 口蹄疫是什么 asks what it is; 邮箱后缀是什么 asks which one, not 什么是邮箱后缀
     x_text = q[x_toks[0].start : x_toks[-1].end]
@@ -200,7 +206,16 @@ def _zh_why_reason(q: str, toks: list[TaggedToken]) -> str | None:
         return None
     if not any(t.tag.startswith(("v", "a")) for t in body[k + 1 :]) or "的" in words[-2:]:
         return None  # no predicate after it, or "...她的下面"
-    if rest[0].text in ("会", "有", "要", "能", "是", "说") or words[-1] == "是":
+    if body[k + 1].text in ("会", "有", "要", "能", "是", "说") or rest[0].text in (
+        "会",
+        "有",
+        "要",
+        "能",
+        "是",
+        "说",
+    ):
+        return None  # "会地震是什么原因", 人为什么会来到这个世界上, 为什么说X: clumsy (readings 2026-11-27f/z/za)
+    if words[-1] == "是" or body[-1].tag.startswith("f") or words[-1].endswith(("后", "前", "时")):
         return (
             None  # "会地震是什么原因", 为什么说X (where a saying comes from): clumsy (readings 2026-11-27f/z)
         )
@@ -369,6 +384,12 @@ def _zh_noun_phrase(x: list[TaggedToken]) -> bool:
     )
 
 
+# Kinship terms: "X的Y叫什么" made of these asks for the term of address (妈妈的奶奶 -> 太姥姥), not a name.
+_KIN = {"爸爸", "妈妈", "父亲", "母亲", "爷爷", "奶奶", "外公", "外婆", "姥姥", "姥爷", "哥哥", "姐姐", "弟弟", "妹妹",
+        "叔叔", "阿姨", "舅舅", "姑姑", "伯伯", "老公", "老婆", "儿子", "女儿", "孙子", "孙女", "表哥", "表姐", "堂哥",
+        "老婆婆", "丈夫", "妻子", "岳父", "岳母", "公公", "婆婆"}  # fmt: skip
+
+
 def _zh_name(q: str, toks: list[TaggedToken]) -> str | None:
     """这个美女叫什么名字 -> 这个美女的名字是什么, 大头儿子的爸爸叫什么 -> 大头儿子的爸爸的名字是什么."""
     found = _zh_frame(q, toks, ("叫", "什么", "名字")) or _zh_frame(q, toks, ("叫", "什么"))
@@ -379,6 +400,8 @@ def _zh_name(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # 牵牛花又叫什么 asks for its other names
     if x[-1].text == "是":
         x = x[:-1]  # 这韩剧是叫什么 -> 这韩剧的名字
+    if x and all(t.text in _KIN or t.text in ("的", "我", "我的") for t in x):
+        return None  # 妈妈的奶奶叫什么 asks what one calls her, not her name (reading 2026-11-27za)
     if (
         not _zh_noun_phrase(x)
         or any(t.text == "名字" for t in x)
