@@ -92,8 +92,9 @@ _QUESTION_WORDS = {
 }
 # Chinese question words longest first, removed from the characters: jieba cuts a swap differently from its
 # original (这是啥意思 -> 这是 / 啥意思, 哪一个 -> 哪 / 一个), so tokens would count 什么 -> 啥 as a rephrasing.
+# Longest first, then by text: a fixed order (a set's order changes from run to run with string hashing).
 _ZH_QUESTION_CHARS = sorted(
-    _QUESTION_WORDS["zh"] | {"哪一个", "多少个", "多长时间", "哪儿", "哪里"}, key=len, reverse=True
+    _QUESTION_WORDS["zh"] | {"哪一个", "多少个", "多长时间", "哪儿", "哪里"}, key=lambda w: (-len(w), w)
 )
 _ZH_QUESTION_SPLIT = re.compile("(" + "|".join(map(re.escape, _ZH_QUESTION_CHARS)) + ")")
 
@@ -121,9 +122,7 @@ def question_word_only(original: str, rewrite: str, lang: str = "en") -> bool:
 
 def _zh_without_question_words(text: str) -> str:
     """The characters of a Chinese question without its question words and punctuation (lower-cased)."""
-    for w in _ZH_QUESTION_CHARS:
-        text = text.replace(w, "")
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+    return "".join(ch for ch in _ZH_QUESTION_SPLIT.sub("", text).lower() if ch.isalnum())
 
 
 def function_words_only(original: str, rewrite: str, lang: str = "en") -> bool:
