@@ -172,6 +172,13 @@ _ZH_QUESTION = {"什么", "怎么", "怎样", "如何", "为什么", "为啥", "
 _ZH_CLAUSE = {"但", "但是", "而", "而且", "还是", "或者", "或", "，", ",", "；", ";", "、", "如果", "因为", "所以"}  # fmt: skip
 
 
+def _zh_bare(toks: list[TaggedToken], predicate) -> bool:
+    """Is there a token ``predicate`` picks (a verb, an adjective ...) that no 的 follows? Followed by 的 it
+    only modifies the noun after it (好看的小说, 额头小的女生); bare, it makes X a clause."""
+    following = [t.text for t in toks[1:]] + [""]
+    return any(predicate(t) and u != "的" for t, u in zip(toks, following, strict=True))
+
+
 def _zh_asks_more(toks: list[TaggedToken], also=frozenset()) -> bool:
     """Does any of ``toks`` ask something else (a question word), open a second clause, close a sentence or
     belong to ``also``? A rule's X must not: it would move a second question along with the first."""
@@ -751,11 +758,7 @@ def _zh_exist(q: str, toks: list[TaggedToken]) -> str | None:
     x, rest = body[:k], body[k + 2 :]
     if not rest or len(rest) > 6 or not rest[-1].tag.startswith(("n", "eng", "j", "vn")):
         return None
-    nxt = [t.text for t in rest[1:]] + [""]
-    if any(
-        t.tag.startswith(("v", "d", "p", "c", "r", "m")) and t.tag != "vn" and u != "的"
-        for t, u in zip(rest, nxt, strict=True)
-    ):
+    if _zh_bare(rest, lambda t: t.tag.startswith(("v", "d", "p", "c", "r", "m")) and t.tag != "vn"):
         return None  # 有什么办法能让 ...: a clause after the noun, not a noun phrase
     if _zh_asks_more(rest) or rest[0].text == "的":
         return None
@@ -835,11 +838,11 @@ def _zh_suit_swap(q: str, toks: list[TaggedToken]) -> str | None:
     x = body[:k]
     if not x or _zh_asks_more(x, _HOW_FRONT_NOT):
         return None
-    following = [u.text for u in x[1:]] + [""]
-    if any(
-        (t.tag.startswith(("v", "d", "p", "a")) or t.text.endswith(("高", "低", "大", "小", "宽", "窄")))
-        and u != "的"
-        for t, u in zip(x, following, strict=True)
+    if _zh_bare(
+        x,
+        lambda t: (
+            t.tag.startswith(("v", "d", "p", "a")) or t.text.endswith(("高", "低", "大", "小", "宽", "窄"))
+        ),
     ):
         return None  # 我这样适合 ..., 额头高适合 ...: a clause, not a thing that something suits (reading w)
     if any(t.text in ("男生", "女生", "男人", "女人", "男士", "女士", "男孩", "女孩") for t in x[:-1]):
