@@ -96,6 +96,52 @@ EN = [
         "Where is the Hyde Park Day School located?",
         [("where_located", "What is the location of the Hyde Park Day School?")],
     ),
+    # the relative clauses of 2026-11-27 (reading zc): the subject, the verb inflected for "did" / "does", the
+    # copula's tense and number from the clause and the question phrase, "Who" for people
+    (
+        "Which NFL team represented the AFC at Super Bowl 50?",
+        [("wh_relative", "What was the NFL team that represented the AFC at Super Bowl 50?")],
+    ),
+    ("What company did he work for?", [("wh_relative", "What was the company that he worked for?")]),
+    (
+        "Which Everton manager won the most trophies?",
+        [("wh_relative", "Who was the Everton manager that won the most trophies?")],
+    ),
+    (
+        "Which two teams played in Super Bowl 50?",
+        [("wh_relative", "What were the two teams that played in Super Bowl 50?")],
+    ),
+    (
+        "What language do they speak in Quebec?",
+        [("wh_relative", "What is the language that they speak in Quebec?")],
+    ),
+    ("What award does the school give?", [("wh_relative", "What is the award that the school gives?")]),
+    (
+        "What team was defeated by the Broncos?",
+        [("wh_relative", "What was the team that was defeated by the Broncos?")],
+    ),
+    (
+        "What legitimate dynasty came after the Yuan?",  # "after the Yuan" is an order: it stays
+        [("wh_relative", "What was the legitimate dynasty that came after the Yuan?")],
+    ),
+    (
+        "In what city did Tesla live?",
+        [
+            ("strand_preposition", "What city did Tesla live in?"),
+            ("prep_relative", "What was the city in which Tesla lived?"),
+        ],
+    ),
+    (
+        "In what month did the 2015 AFL season begin?",  # not "the month in which" (stilted)
+        [("strand_preposition", "What month did the 2015 AFL season begin?")],
+    ),
+    (
+        "By what name was the V&A known?",
+        [
+            ("strand_preposition", "What name was the V&A known by?"),
+            ("prep_relative", "What was the name by which the V&A was known?"),
+        ],
+    ),
 ]
 REFUSED = [
     "Who wrote to Hamlet?",  # nothing to move, no object for an author
@@ -108,7 +154,6 @@ REFUSED = [
     "The largest objects were produced during which time period?",  # "during" is not stranded
     "What is the name of matters outside the legislative ability of the Scottish Parliament?",  # plural
     "In 2012, how many stadiums were named as finalists before the final stadium was chosen?",  # a clause
-    "What legitimate dynasty came after the Yuan?",  # order, not time
     "Which country's cars became more highly sought after as they were more fuel efficient?",  # reading h
     "What was the name of the program debuted by ABC in 1966?",  # the year is the program's (reading h)
     "When did Luther appear before the Diet of Worms?",  # a place, and a time asked of a time
@@ -136,6 +181,14 @@ REFUSED = [
     "Where is the sculpture gallery now located?",  # "now" would dangle
     "What year is the anniversary?",  # no event to date
     "What year was Contrasts written in?",  # "When was Contrasts written in?" (reading 2026-11-27k)
+    # the relative clauses: turned down by reading 2026-11-27zc, or a clause they cannot read
+    "What type of engine did the car use?",  # "the type of engine that": an of-phrase
+    "When did the Normans conquer England?",  # no cleft ("When was it that")
+    "How many touchdowns did Cam Newton score?",  # no "the number of touchdowns that"
+    "What kind of database is XML?",  # a copula, "XML/VBN"
+    "What team is Tesla on?",  # a copula's object
+    "What other teams played in the league?",  # "the other teams" is another question
+    "What venue did Super Bowl 50 take place in?",  # "take/NN place/NN": "... that Super Bowl 50 take placed in"
 ]
 
 
@@ -242,6 +295,8 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "who_agent",
             "where_located",
             "year_when",
+            "wh_relative",
+            "prep_relative",
         ),
         "zh": (
             "copula_swap",
@@ -442,6 +497,23 @@ def test_generator_offers_the_passive_as_a_reordering(tagger):
         "",
     )
     assert got["candidate_drops"] == {"keeps_content": 1}
+
+
+def test_an_english_relative_clause_is_chosen_before_a_question_word_swap(tagger):
+    """ "What was the NFL team that won ...?" changes function words only, but three or more of them rebuild
+    the clause: with --select first it is chosen before the in-place swap (Which -> What); a Chinese
+    particle would not be (the rule is English's)."""
+    q = "Which NFL team won Super Bowl 50?"
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion()])
+    generate = QuestionParaphraser(ScriptedParaphraser({}), SpanSource({q: [("What", "Which", (0, 1))]}), chain,
+                                   nbest=0, num_beams=1, in_place=True, free=False, reorder=True, select="first")  # fmt: skip
+    [got] = [o.to_json() for o in generate([Item("a", q)])]
+    assert (got["paraphrase"], got["origin"], got["candidates"], got["accepted"]) == (
+        "What was the NFL team that won Super Bowl 50?",
+        "reorder:wh_relative",
+        2,
+        2,
+    )
 
 
 def test_passives_refuse_what_readers_rejected(tagger):

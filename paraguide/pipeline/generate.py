@@ -224,7 +224,7 @@ class QuestionParaphraser:
             accepted = [c for c in cs if c.dropped_by is None]
             # A reordering that changes more than function words comes first, the deepest of them: readers
             # accepted 83 % of those against 47 % of the pretrained paraphraser's rewrites (docs/build.md).
-            reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and all(_depth(c)[:2])]
+            reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and _rephrases(c)]
             if reordered or (accepted and self.select == "depth"):
                 rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
                 pick = max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
@@ -437,6 +437,16 @@ def _depth(c: Candidate) -> tuple[bool, bool, float]:
         not function_words_only(c.source, c.text, c.lang),
         edit_rate(c.source, c.text, c.lang),
     )
+
+
+def _rephrases(c: Candidate) -> bool:
+    """Whether a candidate says its question another way: not a question-word-only swap, and not a change
+    of function words alone -- unless, in English, three or more of them rebuild the clause ("Which team
+    won?" -> "What was the team that won?"); a Chinese particle added (的, 啊) rephrases nothing."""
+    from paraguide.text.edits import token_edits
+
+    asks, more = _depth(c)[:2]
+    return asks and (more or c.lang == "en" and token_edits(c.source, c.text, c.lang) >= 3)
 
 
 def _tier(c: Candidate) -> int:

@@ -23,6 +23,11 @@
   noun for its doer, a definite object and nothing after it but a year).
 - ``where_located``: "Where is the Kuiper Belt located?" -> "What is the location of the Kuiper Belt?".
 - ``year_when``: "In what year did Tesla die?" -> "When did Tesla die?" (the year stays a right answer).
+- ``wh_relative``: "Which NFL team won Super Bowl 50?" -> "What was the NFL team that won Super Bowl 50?",
+  "What company did he work for?" -> "What was the company that he worked for?" ("Who" for people; not a
+  time, a place or an of-phrase: "the year that", "the type of engine that").
+- ``prep_relative``: "In what city did Tesla live?" -> "What was the city in which Tesla lived?" (not a time:
+  "the year in which" reads stilted).
 
 Not the other way round for possessives: "the first president of Kenya" reads well, but "the job of Brown"
 and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, readings 2026-11-26,
@@ -550,6 +555,239 @@ def _year_when(q: str, toks: list[TaggedToken]) -> str | None:
     return f"When {q[toks[k + 2].start :]}"
 
 
+# ---------------------------------------------------------------------------------------- relative clauses
+# A question phrase said as a noun with a relative clause ("Which team won?" -> "What was the team that
+# won?", "In what city did Tesla live?" -> "What was the city in which Tesla lived?"): the rewrite people
+# make when they ask the same thing at more length (Gan & Ng: "what is the name of the organization that
+# ..."). It needs the clause after the question phrase as a statement: the subject, the verb (inflected
+# where "did" / "does" goes) and the rest, read by :func:`_statement`. Turned down by a strict reader
+# (reading 2026-11-27zc, SQuAD train): "How many X did Y V?" -> "What was the number of X that Y V-ed?"
+# (0 of 25: stilted), "When did X V?" -> "When was it that X V-ed?" (0 of 25), an of-phrase ("the type of
+# emitter that") and a time ("the year in which").
+
+# Nouns that ask for a time, a place, a way or an extent: "What year did X die?" is no "the year that X
+# died" (it needs "in which", which reads stilted), so both forms refuse them.
+_ADVERBIAL_NOUNS = _TIME_NOUNS | {
+    "time", "times", "way", "ways", "extent", "degree", "place", "places", "point", "age", "hour", "hours",
+    "moment", "distance", "speed", "direction", "manner", "reason", "reasons", "months", "days", "weeks",
+    "date", "dates",
+}  # fmt: skip
+# Nouns for people, asked with "Who": "Which Everton manager won ...?" -> "Who was the Everton manager that won
+# ...?", not "What was". A list (and the suffixes -ist, -ian), since no tag says what is a person.
+_PEOPLE = {
+    "person", "people", "man", "men", "woman", "women", "leader", "manager", "president", "king", "queen",
+    "emperor", "empress", "ruler", "player", "contestant", "artist", "politician", "tycoon", "writer",
+    "author", "scientist", "composer", "singer", "actor", "actress", "general", "commander", "officer",
+    "governor", "mayor", "senator", "minister", "chancellor", "pope", "bishop", "archbishop", "priest",
+    "saint", "poet", "painter", "architect", "engineer", "inventor", "explorer", "doctor", "professor",
+    "teacher", "student", "scholar", "coach", "quarterback", "founder", "owner", "judge", "lawyer", "prince",
+    "princess", "duke", "monarch", "pharaoh", "sultan", "caliph", "khan", "chief", "official", "soldier",
+    "admiral", "astronaut", "candidate", "winner", "champion", "athlete", "driver", "pilot", "director",
+    "producer", "editor", "journalist", "reporter", "critic", "ambassador", "diplomat", "spokesman",
+    "spokeswoman", "ceo", "chairman", "secretary", "monk", "nun", "prophet", "apostle", "disciple", "hero",
+    "heroine", "individual", "rapper", "dancer", "host", "presenter", "father", "mother", "son", "daughter",
+    "brother", "sister", "wife", "husband", "child", "children", "boy", "girl", "member",
+    "successor", "predecessor", "designer", "creator", "developer", "discoverer", "publisher", "translator",
+    "teammate", "captain", "lieutenant", "colonel", "sergeant", "warrior", "knight", "lord",
+    "lady", "noble", "nobleman", "merchant", "farmer", "worker", "immigrant", "settler", "missionary",
+    "philosopher", "theologian", "astronomer", "mathematician", "chemist", "physicist", "biologist",
+    "economist", "historian", "musician", "physician", "comedian", "guitarist", "novelist",
+    "investor", "entrepreneur", "businessman", "businesswoman", "banker", "sculptor",
+}  # fmt: skip
+_SUBJECT_TAGS = {"DT", "PRP", "PRP$", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CD", "POS"}
+_PAST = {"did", "was", "were", "had"}
+
+
+def _inflect(lemma: str, tag: str) -> str | None:
+    from lemminflect import getInflection
+
+    forms = getInflection(lemma, tag=tag, inflect_oov=False)
+    return forms[0] if forms else None
+
+
+def _base_form(word: str) -> bool:
+    """Whether ``word`` is a verb's base form (what follows "did X"; the tagger often calls it a noun:
+    "did the Normans conquer/NN England")."""
+    return _verb_lemma(word) == word.lower() and _inflect(word.lower(), "VBD") is not None
+
+
+def _noun_phrase(toks: list[TaggedToken], i: int) -> tuple[int, bool] | None:
+    """The noun phrase of a question word at ``i - 1`` ("which [two] [NFL] team"): its end and whether it is
+    plural; None where there is no noun, or a word that would not read after "the" ("other", "else"), or an
+    of-phrase: "the type of emitter that", "the part of Europe that" read stilted (reading 2026-11-27zc:
+    all five of those were turned down)."""
+    j = i
+    while j < len(toks) and toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") and j - i < 3:
+        if toks[j].text.lower() in ("other", "else", "another", "one", "many", "much", "few", "several"):
+            return None
+        j += 1
+    k = j
+    while k < len(toks) and toks[k].tag in _NOUN and k - j < 3:
+        k += 1
+    if k == j or k >= len(toks) or toks[k].text.lower() == "of" or toks[k].tag == "POS":
+        return None
+    plural = toks[k - 1].tag in ("NNS", "NNPS") or any(
+        t.tag == "CD" and t.text.lower() != "one" for t in toks[i:j]
+    )
+    return k, plural
+
+
+def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | None:
+    """The question's clause from the auxiliary at ``a`` as a statement ("did the Romans build in Britain" ->
+    "the Romans built in Britain", "was the V&A founded" -> "the V&A was founded", "can a bird fly" -> "a
+    bird can fly"), and whether it is past; None where the subject or the verb cannot be told apart, or a
+    second clause follows."""
+    aux = toks[a].text.lower()
+    if aux not in _AUX or a + 2 >= len(toks) or toks[a + 1].text.lower() in ("not", "n't"):
+        return None
+    s = a + 1
+    # the verb: the first tagged as such; else (the tagger's slip: "did the car use/NN") a lower-case
+    # noun after the subject's first noun that is a verb's base form
+    want = {"VBN", "VBG", "VBD"} if aux in _BE else {"VBN", "VBD"} if aux in _HAVE else {"VB", "VBP"}
+    v = next(
+        (k for k in range(s + 1, min(len(toks), s + 8)) if toks[k].tag in want and toks[k].text.islower()),
+        None,
+    )
+    if v is None and aux in _DO | _MODAL:
+        found = [
+            k
+            for k in range(s + 1, min(len(toks) - 1, s + 8))
+            if toks[k].tag in ("NN", "NNP")
+            and toks[k].text.islower()
+            and toks[k - 1].tag in _NOUN | {"PRP"}
+            and _base_form(toks[k].text)
+        ]
+        if len(found) != 1:
+            return None  # "did Britain outlaw slave trade": "outlaw", "slave" and "trade" could each be it
+        v = found[0]
+        if any(t.tag == "NN" and t.text.islower() and _base_form(t.text) for t in toks[s + 1 : v]):
+            return None  # "did Super Bowl 50 take/NN place/NN in": either may be it (reading 2026-11-27ze)
+        if toks[v + 1].text.islower() and toks[v + 1].tag.startswith(("NN", "VB")):
+            return None  # "did the 2015 AFL season begin/NN": a noun of the subject before the verb
+    if v is None:
+        return None
+    e = v - (toks[v - 1].tag == "RB")  # "did Tesla first arrive": the adverb stays before the verb
+    subject = toks[s:e]
+    if not subject or len(subject) > 7 or any(t.tag not in _SUBJECT_TAGS and t.text != "&" for t in subject):
+        return None
+    if not any(t.tag in _NOUN or t.tag == "PRP" for t in subject) or subject[-1].tag in ("DT", "PRP$", "JJ"):
+        return None
+    rest = toks[v + 1 : -1]
+    if any(
+        t.text == "," or t.text.lower() in _CLAUSE_WORDS | _WH or t.tag in ("VBD", "VBZ", "VBP", "MD")
+        for t in rest
+    ):
+        return None  # a second clause, or one the relative would swallow
+    verb = toks[v].text
+    if aux in _DO:
+        if verb[:1].isupper():
+            return None
+        lemma = verb.lower()
+        if not _base_form(lemma):
+            return None
+        verb = _inflect(lemma, {"did": "VBD", "does": "VBZ", "do": "VBP"}[aux]) or ""
+        if not verb:
+            return None
+        head = _text(q, toks, s, v)
+    else:
+        if aux in _BE and toks[v].tag == "VBD" and _inflect(_verb_lemma(verb), "VBN") != verb.lower():
+            return None  # "was the king went": no participle
+        head = f"{_text(q, toks, s, e)} {toks[a].text.lower()} {_text(q, toks, e, v)}".rstrip()
+    tail = q[toks[v].end : toks[-2].end] if v < len(toks) - 1 else ""
+    return f"{head} {verb}{tail}".replace("  ", " "), aux in _PAST
+
+
+def _be(past: bool, plural: bool) -> str:
+    return ("were" if plural else "was") if past else ("are" if plural else "is")
+
+
+def _subject_clause(q: str, toks: list[TaggedToken], k: int) -> tuple[str, bool] | None:
+    """The rest of a subject question from token ``k`` ("won Super Bowl 50", "was defeated by X"), and
+    whether it is past; None where it is no finite verb phrase of one clause."""
+    if k >= len(toks) - 2:
+        return None
+    first = toks[k]
+    word = first.text.lower()
+    if word in _DO:
+        return None
+    if word in _BE | _HAVE | _MODAL:
+        nxt = toks[k + 1]
+        want = {"VBN", "VBG"} if word in _BE else {"VBN"} if word in _HAVE else {"VB"}
+        if nxt.tag not in want or not nxt.text.islower():
+            return None  # "What team is Tesla on?": an object question, or a copula; "is XML/VBN"
+        past = word in _PAST
+    elif first.tag in ("VBD", "VBZ", "VBP") and not first.text[:1].isupper():
+        past = first.tag == "VBD"
+    else:
+        return None
+    rest = toks[k + 1 : -1]
+    if any(
+        t.text == "," or t.text.lower() in _CLAUSE_WORDS | _WH or t.tag in ("VBZ", "VBP", "MD") for t in rest
+    ):
+        return None
+    return q[first.start : toks[-2].end], past
+
+
+def _wh_relative(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "Which NFL team won Super Bowl 50?" -> "What was the NFL team that won Super Bowl 50?", "What type of
+    engine did the car use?" -> "What was the type of engine that the car used?": the question phrase as
+    a noun and a relative clause (a thing asked for, not a time or a place)."""
+    if (
+        not _question(toks)
+        or toks[0].text.lower() not in ("what", "which")
+        or any(t.text == "," for t in toks)
+    ):
+        return None
+    found = _noun_phrase(toks, 1)
+    if found is None:
+        return None
+    k, plural = found
+    if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
+        return None
+    clause = _subject_clause(q, toks, k) or _statement(q, toks, k)
+    if clause is None:
+        return None
+    text, past = clause
+    return f"{_asker(toks, k)} {_be(past, plural)} the {_text(q, toks, 1, k)} that {text}?"
+
+
+def _asker(toks: list[TaggedToken], k: int) -> str:
+    """ "Who" for a noun phrase ending at ``k`` that names people, else "What"."""
+    from lemminflect import getLemma
+
+    word = toks[k - 1].text.lower()
+    lemma = (getLemma(word, upos="NOUN") or (word,))[0]
+    people = lemma in _PEOPLE or word in _PEOPLE or len(lemma) > 5 and lemma.endswith(("ist", "ian"))
+    return "Who" if people and toks[k - 1].tag in ("NN", "NNS") else "What"
+
+
+def _prep_relative(q: str, toks: list[TaggedToken]) -> str | None:
+    """ "In what city did Tesla live?" -> "What was the city in which Tesla lived?", "By what name was the
+    V&A known?" -> "What was the name by which the V&A was known?"."""
+    if not _question(toks) or any(t.text == "," for t in toks):
+        return None
+    prep = toks[0].text.lower()
+    if (
+        toks[0].tag != "IN"
+        or prep not in _STRANDABLE - {"of"}
+        or toks[1].text.lower() not in ("what", "which")
+    ):
+        return None
+    found = _noun_phrase(toks, 2)
+    if found is None:
+        return None
+    k, plural = found
+    if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
+        return None  # "What was the year in which ...": stilted (reading 2026-11-27zc)
+    clause = _statement(q, toks, k)
+    if clause is None:
+        return None
+    text, past = clause
+    if text.rsplit(" ", 1)[-1].lower() in _STRANDABLE:
+        return None  # a preposition at the end already
+    return f"What {_be(past, plural)} the {_text(q, toks, 2, k)} {prep} which {text}?"
+
+
 RULES = (
     ("adjunct_to_end", _adjunct_to_end),
     ("time_to_front", _time_to_front),
@@ -563,4 +801,6 @@ RULES = (
     ("who_agent", _who_agent),
     ("where_located", _where_located),
     ("year_when", _year_when),
+    ("wh_relative", _wh_relative),
+    ("prep_relative", _prep_relative),
 )
