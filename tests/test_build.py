@@ -254,6 +254,21 @@ def test_a_unions_first_source_is_preferred_among_accepted_candidates(tagger):
     }
 
 
+def test_the_swap_the_paraphraser_writes_most_readily_is_chosen(tagger):
+    """Among accepted synonym swaps of one tier, the swap check's best (not a seeded draw), for every seed."""
+    from paraguide.score.filters import SwapLikelihood
+
+    q = "What year was the music hall designed?"
+    table = {q: [("planned", "designed", (6, 7)), ("created", "designed", (6, 7))]}
+    readiness = TableScorer({"What year was the music hall planned?": -0.4, "What year was the music hall created?": -0.1})  # fmt: skip
+    readiness.name = "paraphraser"
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), SwapLikelihood(readiness, -0.5)])
+    for seed in range(6):
+        generate = QuestionParaphraser(None, SpanSource(table), chain, top_k=2, nbest=0, in_place=True, seed=seed)  # fmt: skip
+        [got] = _json(generate([Item("a", q)]))
+        assert (got["accepted"], got["paraphrase"]) == (2, "What year was the music hall created?")
+
+
 def test_in_place_candidates_alone_run_no_paraphraser(tagger):
     from paraguide.score.filters import Substitutes
 
@@ -307,6 +322,9 @@ def test_presets_fill_what_is_left_unset():
         "first",
         "first",
     )
+    # English synonym swaps pass the pretrained paraphraser's swap check (its calibrated threshold); Chinese not
+    assert (en.swap_check, en.swap_threshold, zh.swap_check) == ("gemma-en", None, "off")
+    assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_check == "off"
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")

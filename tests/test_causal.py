@@ -388,6 +388,23 @@ def test_log_likelihood_prefers_the_paraphrase_it_learnt(trained, tiny_base):
         para.paraphrase([q], control="faithful, large")
 
 
+def test_paraphraser_likelihood_is_zero_for_a_copy_and_prefers_what_it_learnt(trained):
+    """The swap check's scorer: LL(candidate | question) - LL(question | question) from an adapter folder;
+    a small (non-causal) paraphraser cannot score and says so."""
+    from paraguide.score import load_scorer
+    from paraguide.score.likelihood import ParaphraserLikelihood
+
+    out, _, _, _ = trained
+    scorer = ParaphraserLikelihood(str(out), dtype="float32")
+    q, t = "who built the tower ?", "who constructed the tower ?"
+    copy, good, bad = scorer.score([(q, q), (q, t), (q, "the tower built who ?")])
+    assert copy == pytest.approx(0.0, abs=1e-6) and good > bad
+    assert scorer.score([(q, t)]) == pytest.approx([good], abs=1e-5)  # the copy is cached, not re-batched
+    assert load_scorer(f"paraphraser:{out}").name == "paraphraser"
+    with pytest.raises(ValueError, match="no pretrained paraphraser's adapter"):
+        ParaphraserLikelihood("en")
+
+
 def test_a_base_cut_to_the_output_vocabulary_trains_the_same_adapter(
     trained, tiny_base, train_file, tmp_path
 ):

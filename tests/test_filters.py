@@ -1,5 +1,7 @@
 """Filters: each one's rule, the reason it records, the chain's order and counts."""
 
+from fakes import TableScorer
+
 from paraguide.score import LexicalScorer
 from paraguide.score.filters import (
     AnswerNotLeaked,
@@ -13,6 +15,7 @@ from paraguide.score.filters import (
     SimilarityFilter,
     StillAQuestion,
     Substitutes,
+    SwapLikelihood,
 )
 
 SOURCE = "How can I learn Python quickly?"
@@ -124,4 +127,28 @@ def test_substitutes_wants_the_matched_phrase_replaced_and_the_rest_kept():
     assert sub("红酒什么时候喝比较好", "红酒啥时候喝比较好", "啥", "什么", "zh") is None
     assert sub("红酒什么时候喝比较好", "红酒啥时候喝比较贵好", "啥", "什么", "zh").startswith(
         "substitution: added"
+    )
+
+
+def test_swap_likelihood_scores_only_synonym_swaps():
+    """The paraphraser's readiness is asked of a candidate written for a suggestion that is no question-word
+    swap; a question-word swap, a reordering and a free rewrite pass unscored."""
+    q = "What is the United States at risk for?"
+    swap_bad, swap_good = (
+        "What is the United States at danger for?",
+        "What is the United States in danger of?",
+    )
+    candidates = [
+        c(swap_bad, "danger", source=q),
+        c(swap_good, "in danger of", source=q),
+        c("Which is the United States at risk for?", "which", source=q),  # question word only
+        c("The United States is at risk for what?", source=q),  # a reordering: no suggestion
+    ]
+    scorer = TableScorer({swap_bad: -0.9, swap_good: -0.2})
+    scorer.name = "paraphraser"
+    kept = FilterChain([SwapLikelihood(scorer, -0.5)])(candidates)
+    assert [k.text for k in kept] == [swap_good, candidates[2].text, candidates[3].text]
+    assert candidates[0].dropped == "swap_likelihood: paraphraser -0.900 < -0.5"
+    assert (
+        candidates[1].scores == {"paraphraser": -0.2} and candidates[2].scores == {} == candidates[3].scores
     )

@@ -188,6 +188,7 @@ REFUSED = [
     "What kind of database is XML?",  # a copula, "XML/VBN"
     "What team is Tesla on?",  # a copula's object
     "What other teams played in the league?",  # "the other teams" is another question
+    "What sin were the leaders the extremists attacked guilty of?",  # a clause inside the subject
     "What venue did Super Bowl 50 take place in?",  # "take/NN place/NN": "... that Super Bowl 50 take placed in"
 ]
 

@@ -53,6 +53,13 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
             fluency_threshold = default_threshold("fluency", config.use, config.lang)
         filters.append(F.FluencyFilter(fluency_scorer, fluency_threshold))
     filters.append(F.SimilarityFilter(scorer, threshold))
+    swap_threshold = None
+    if config.swap_check != "off":  # last: the paraphraser scores only the swaps every other filter kept
+        swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
+        swap_threshold = config.swap_threshold
+        if swap_threshold is None:
+            swap_threshold = default_threshold("paraphraser", config.use, config.lang)
+        filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
     ranker, rank_threshold = None, None
     if config.rank != "off":
         ranker = scorer if config.rank == config.scorer else load_scorer(config.rank, lang=config.lang)
@@ -88,6 +95,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "nbest": config.nbest,
         "rank": config.rank,
         "rank_threshold": rank_threshold,
+        "swap_check": str(swap_scorer.files[0].resolve()) if swap_threshold is not None else "off",
+        "swap_threshold": swap_threshold,
     }
     parts = {
         "model": [model] if paraphraser else [],
@@ -96,6 +105,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "ranker": ranker.files if ranker is not None and ranker is not scorer else (),
         "known words": vocabulary.files if vocabulary is not None and vocabulary is not source else (),
         "fluency LM": [fluency] if fluency != "off" else [],
+        "swap check": swap_scorer.files if swap_threshold is not None else (),
     }
     generator.files = {
         role if len(paths) == 1 else f"{role} {n}": paths_n

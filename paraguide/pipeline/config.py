@@ -25,7 +25,11 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     The question reordered with its own words (text.reorder; an object question made passive, perturb.voice)
 #     is a candidate too, taken first when it passes:
 #     blind readers judged 86-89 % of those good, and the default's output 80 % against 75 % without them
-#     (readings 2026-11-26f/g; Chinese 92 %). Chinese selects for depth (--select depth): a reordering that
+#     (readings 2026-11-26f/g; Chinese 92 %). An English synonym swap must also pass the swap check
+#     (--swap-check gemma-en, score.likelihood): the pretrained paraphraser's readiness to write it, against
+#     copying the question, at its calibrated threshold; of the swaps that pass, its most ready one is
+#     chosen (readings 2026-11-27ze/zf: synonym swaps 20 of 32 before, 16 of 20 after; the whole set 84 %
+#     -> 93 %, selected 51.6 % -> 46.1 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
@@ -52,6 +56,7 @@ PRESETS = {
         "keep_content": False,
         "reorder": True,
         "select": "first",
+        "swap_check": "gemma-{lang}",
     },
     "rewrite": {
         "scorer": "sim",
@@ -64,6 +69,7 @@ PRESETS = {
         "keep_content": False,
         "reorder": False,
         "select": "first",
+        "swap_check": "off",
     },
     "paraphrase": {
         "model": "gemma-{lang}",
@@ -77,6 +83,7 @@ PRESETS = {
         "keep_content": True,
         "reorder": True,
         "select": "depth",
+        "swap_check": "off",
     },
 }
 LANG_PRESETS = {
@@ -86,6 +93,7 @@ LANG_PRESETS = {
         "rank": "fluency",
         "rank_threshold": None,
         "select": "depth",
+        "swap_check": "off",
     },
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
@@ -133,6 +141,15 @@ class GeneratorConfig:
     fluency_threshold: float | None = option(
         "fluency threshold: SLOR(paraphrase) - SLOR(question) below it is dropped (default: the LM's "
         "calibrated one for the use)"
+    )
+    swap_check: str | None = option(
+        "drop a synonym swap the pretrained paraphraser would not write: off, or its adapter (gemma-en, "
+        "gemma-zh, a folder); the paraphraser's log-probability of the swapped question given the question, "
+        "minus that of copying it, below --swap-threshold is dropped, and of the swaps that pass the one it "
+        "writes most readily is chosen (default: the preset's; English substitute: gemma-en)"
+    )
+    swap_threshold: float | None = option(
+        "threshold of --swap-check (default: its calibrated one for the use, docs/build.md)"
     )
     substitution: bool | None = option(
         "drop a paraphrase that keeps the phrase its suggestion replaces, loses another content word of the "

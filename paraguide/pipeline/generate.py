@@ -242,6 +242,8 @@ class QuestionParaphraser:
                 best = min(_tier(c) for c in pool)
                 pool = [c for c in pool if _tier(c) == best]
                 pick = pool[rng.randrange(len(pool))]
+                if all("paraphraser" in c.scores for c in pool):  # the swap it writes most readily
+                    pick = max(pool, key=lambda c: c.scores["paraphraser"])
                 chosen[i] = self._choice(pick, step, len(cs), len(accepted))
                 outcomes[i].steps.append(chosen[i])
                 self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))

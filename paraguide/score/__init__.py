@@ -17,11 +17,12 @@ from paraguide.score.fluency import (
     train_fluency_lm,
 )
 from paraguide.score.lexical import MEASURES, LexicalScorer
+from paraguide.score.likelihood import ParaphraserLikelihood
 from paraguide.score.metrics import best_threshold_accuracy, roc_auc
 from paraguide.score.sim import SimConfig, SimScorer, bundled_sim_path, train_sim
 from paraguide.score.wmd import WMDScorer
 
-SCORERS = ("sim", "embedding", "lexical", "wmd", "fluency")
+SCORERS = ("sim", "embedding", "lexical", "wmd", "fluency", "paraphraser")
 # Every bundled scorer and lexical measure, as load_scorer names them: what the quality table and the
 # threshold calibration cover.
 SCORER_SPECS = (
@@ -63,7 +64,9 @@ def load_scorer(spec: str, lang: str = "en") -> Scorer:
     (default: the bundled all-MiniLM-L6-v2) or ``lexical[:MEASURE]`` (word_overlap default; ngram_overlap,
     edit_similarity, cosine) or ``wmd[:SIM_FOLDER]`` (1 − word mover's distance over a sim scorer's
     word vectors) or ``fluency[:LM_FOLDER]`` (how much worse the second text reads than the first: SLOR
-    under a question LM; default: the bundled LM of ``lang``)."""
+    under a question LM; default: the bundled LM of ``lang``) or ``paraphraser[:ADAPTER]`` (how readily the
+    pretrained paraphraser writes the second text for the first, against copying it; default:
+    ``gemma-<lang>``)."""
     name, _, arg = spec.partition(":")
     if name == "sim":
         return SimScorer(arg or bundled_sim_path(lang))
@@ -75,6 +78,8 @@ def load_scorer(spec: str, lang: str = "en") -> Scorer:
         return EmbeddingScorer(arg or None)
     if name == "fluency":
         return FluencyScorer(arg or None, lang=lang)
+    if name == "paraphraser":
+        return ParaphraserLikelihood(arg or None, lang=lang)
     raise ValueError(f"unknown scorer {name!r}; choose one of {', '.join(SCORERS)} (NAME[:ARG])")
 
 
@@ -86,6 +91,7 @@ __all__ = [
     "FluencyConfig",
     "FluencyScorer",
     "LexicalScorer",
+    "ParaphraserLikelihood",
     "QuestionLM",
     "Scorer",
     "SimConfig",

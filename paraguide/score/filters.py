@@ -563,6 +563,22 @@ class FluencyFilter(ThresholdFilter):
     name = "fluency"
 
 
+class SwapLikelihood(ThresholdFilter):
+    """Drop a synonym swap the pretrained paraphraser would not write
+    (:class:`paraguide.score.likelihood.ParaphraserLikelihood`: LL(candidate | question) minus LL(question |
+    question)). Only candidates written for a suggestion are scored, and not question-word swaps (what ->
+    which), which readers accept nearly always; a reordering or a free rewrite passes unscored."""
+
+    name = "swap_likelihood"
+
+    def reasons(self, candidates):
+        from paraguide.text.edits import question_word_only
+
+        swaps = [c for c in candidates if c.suggestion and not question_word_only(c.source, c.text, c.lang)]
+        judged = dict(zip(map(id, swaps), super().reasons(swaps), strict=True))
+        return [judged.get(id(c)) for c in candidates]
+
+
 def cheap_filters() -> list[Filter]:
     """The filters every chain starts with: rules on the text alone, before any model scores it."""
     return [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]

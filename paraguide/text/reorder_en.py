@@ -36,6 +36,8 @@ and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, 
 
 from __future__ import annotations
 
+import itertools
+
 from paraguide.text.pos import TaggedToken
 
 _WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
@@ -672,6 +674,8 @@ def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | No
         return None
     if not any(t.tag in _NOUN or t.tag == "PRP" for t in subject) or subject[-1].tag in ("DT", "PRP$", "JJ"):
         return None
+    if any(t.tag in ("DT", "PRP$", "PRP") and p.tag in _NOUN for p, t in itertools.pairwise(subject)):
+        return None  # "were the leaders the extremists attacked guilty of": a clause inside (reading zf)
     rest = toks[v + 1 : -1]
     if any(
         t.text == "," or t.text.lower() in _CLAUSE_WORDS | _WH or t.tag in ("VBD", "VBZ", "VBP", "MD")
