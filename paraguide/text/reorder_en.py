@@ -615,9 +615,9 @@ def _base_form(word: str) -> bool:
 
 def _noun_phrase(toks: list[TaggedToken], i: int) -> tuple[int, bool] | None:
     """The noun phrase of a question word at ``i - 1`` ("which [two] [NFL] team"): its end and whether it is
-    plural; None where there is no noun, or a word that would not read after "the" ("other", "else"), or an
-    of-phrase: "the type of emitter that", "the part of Europe that" read stilted (reading 2026-11-27zc:
-    all five of those were turned down)."""
+    plural; None where there is no noun, or a word that would not read after "the" ("other", "else"), a
+    time, a place or a way, or an of-phrase: "the type of emitter that", "the part of Europe that" read
+    stilted (reading 2026-11-27zc: all five of those were turned down)."""
     j = i
     while j < len(toks) and toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") and j - i < 3:
         if toks[j].text.lower() in ("other", "else", "another", "one", "many", "much", "few", "several"):
@@ -628,6 +628,8 @@ def _noun_phrase(toks: list[TaggedToken], i: int) -> tuple[int, bool] | None:
         k += 1
     if k == j or k >= len(toks) or toks[k].text.lower() == "of" or toks[k].tag == "POS":
         return None
+    if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
+        return None  # "the year that", "the year in which": stilted (reading 2026-11-27zc)
     plural = toks[k - 1].tag in ("NNS", "NNPS") or any(
         t.tag == "CD" and t.text.lower() != "one" for t in toks[i:j]
     )
@@ -733,9 +735,9 @@ def _subject_clause(q: str, toks: list[TaggedToken], k: int) -> tuple[str, bool]
 
 
 def _wh_relative(q: str, toks: list[TaggedToken]) -> str | None:
-    """ "Which NFL team won Super Bowl 50?" -> "What was the NFL team that won Super Bowl 50?", "What type of
-    engine did the car use?" -> "What was the type of engine that the car used?": the question phrase as
-    a noun and a relative clause (a thing asked for, not a time or a place)."""
+    """ "Which NFL team won Super Bowl 50?" -> "What was the NFL team that won Super Bowl 50?", "What company
+    did he work for?" -> "What was the company that he worked for?": the question phrase as a noun and a
+    relative clause (a thing asked for, not a time or a place)."""
     if (
         not _question(toks)
         or toks[0].text.lower() not in ("what", "which")
@@ -746,8 +748,6 @@ def _wh_relative(q: str, toks: list[TaggedToken]) -> str | None:
     if found is None:
         return None
     k, plural = found
-    if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
-        return None
     clause = _subject_clause(q, toks, k) or _statement(q, toks, k)
     if clause is None:
         return None
@@ -781,8 +781,6 @@ def _prep_relative(q: str, toks: list[TaggedToken]) -> str | None:
     if found is None:
         return None
     k, plural = found
-    if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
-        return None  # "What was the year in which ...": stilted (reading 2026-11-27zc)
     clause = _statement(q, toks, k)
     if clause is None:
         return None
