@@ -189,7 +189,12 @@ REFUSED = [
     "What team is Tesla on?",  # a copula's object
     "What other teams played in the league?",  # "the other teams" is another question
     "What sin were the leaders the extremists attacked guilty of?",  # a clause inside the subject
-    "What venue did Super Bowl 50 take place in?",  # "take/NN place/NN": "... that Super Bowl 50 take placed in"
+    "What venue did Super Bowl 50 take place in?",
+    # refused after reading 2026-11-27zh (augmentation)
+    "Which Doctor Who spinoff did CBC contribute to?",  # "spinoff/VBD" is no verb
+    "What did the Arians agree upon at Sirmium?",  # "Upon at Sirmium, ..."
+    "Along with Germany and Switzerland, what country contained an autobahn?",  # awkward at the end
+    "What year is considered the last of the Dark Ages?",  # "When is considered ...": the year is the subject  # "take/NN place/NN": "... that Super Bowl 50 take placed in"
 ]
 
 

@@ -29,7 +29,7 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     (--swap-check gemma-en, score.likelihood): the pretrained paraphraser's readiness to write it, against
 #     copying the question, at its calibrated threshold; of the swaps that pass, its most ready one is
 #     chosen (readings 2026-11-27ze/zf: synonym swaps 20 of 32 before, 16 of 20 after; the whole set 84 %
-#     -> 93 %, selected 51.6 % -> 46.1 %). Chinese selects for depth (--select depth): a reordering that
+#     -> 93 %, selected 51.6 % -> 46.0 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial

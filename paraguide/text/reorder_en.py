@@ -141,8 +141,10 @@ def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
     first = toks[0]
     if first.text.lower() in _WH or first.tag not in ("IN", "RB", "VBG", "TO"):
         return None  # "What, if anything, ..." / a name and an apposition
-    if first.text.lower() in ("of", "although", "though"):
-        return None  # "Of Warsaw's inhabitants, what percentage ...": the phrase belongs to the question word
+    if first.text.lower() in ("of", "although", "though", "along"):
+        # "Of Warsaw's inhabitants, what percentage ...": the phrase belongs to the question word; "... along
+        # with Germany and Switzerland?" at the end reads awkward (reading 2026-11-27zh)
+        return None
     rest = toks[c + 1]
     if rest.text.lower() not in _WH | _AUX:
         return None  # "In 1990, the team won what?": the rest is no question of its own
@@ -233,8 +235,8 @@ def _when_to_front(q: str, toks: list[TaggedToken]) -> str | None:
     if verbs and _verb_lemma(verbs[-1].text) in _NOT_TIME_VERBS:
         return None  # "came after the Yuan", "appeared before the Diet", "named after": not a time
     head, tail = toks[:start], toks[start + 1 : -1]
-    if tail[0].text.lower() in _CLAUSE_WORDS:
-        return None  # "sought after as they were ...": no phrase of time
+    if tail[0].text.lower() in _CLAUSE_WORDS or toks[starts[0] + 1].tag == "IN":
+        return None  # "sought after as they were ...", "agree upon at Sirmium": no phrase of time
     if any(t.text.lower() in _CLAUSE_WORDS | {"to"} for t in head[1:]) or any(
         t.text.lower() in _WH for t in tail
     ):
@@ -552,6 +554,8 @@ def _year_when(q: str, toks: list[TaggedToken]) -> str | None:
     rest = toks[k + 3 : -1]
     if aux in _BE and not any(t.tag in ("VBN", "VBG") for t in rest):
         return None  # "What year is the anniversary?": no event to date
+    if aux in _BE and rest and rest[0].tag in ("VBN", "VBG"):
+        return None  # "What year is considered the last ...": the year is the subject (reading 2026-11-27zh)
     if rest and rest[-1].tag in ("IN", "RP", "TO"):
         return None  # "What year was Contrasts written in?" -> "When was Contrasts written in?" (reading 2026-11-27k)
     return f"When {q[toks[k + 2].start :]}"
@@ -724,11 +728,15 @@ def _subject_clause(q: str, toks: list[TaggedToken], k: int) -> tuple[str, bool]
         past = word in _PAST
     elif first.tag in ("VBD", "VBZ", "VBP") and not first.text[:1].isupper():
         past = first.tag == "VBD"
+        lemma = _verb_lemma(word)
+        if (_inflect(lemma, first.tag) if first.tag != "VBP" else lemma) != word:
+            return None  # "Which Doctor Who spinoff/VBD did ...": no form of a verb (reading 2026-11-27zh)
     else:
         return None
     rest = toks[k + 1 : -1]
     if any(
-        t.text == "," or t.text.lower() in _CLAUSE_WORDS | _WH or t.tag in ("VBZ", "VBP", "MD") for t in rest
+        t.text == "," or t.text.lower() in _CLAUSE_WORDS | _WH | _AUX or t.tag in ("VBZ", "VBP", "MD")
+        for t in rest
     ):
         return None
     return q[first.start : toks[-2].end], past
