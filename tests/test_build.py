@@ -269,6 +269,17 @@ def test_the_swap_the_paraphraser_writes_most_readily_is_chosen(tagger):
         assert (got["accepted"], got["paraphrase"]) == (2, "What year was the music hall created?")
 
 
+def test_a_swap_check_without_a_calibrated_threshold_says_what_to_give():
+    """Chinese has no calibrated swap-check threshold (docs/score.md): the error names the option to give,
+    before the paraphraser is loaded."""
+    from paraguide.pipeline.components import load_generator
+    from paraguide.pipeline.config import GeneratorConfig
+
+    config = GeneratorConfig(lang="zh", source="interrogative", swap_check="gemma-zh")
+    with pytest.raises(ValueError, match=r"--swap-check gemma-zh: no calibrated threshold in 'zh'; give --swap-threshold"):  # fmt: skip
+        load_generator(config)
+
+
 def test_in_place_candidates_alone_run_no_paraphraser(tagger):
     from paraguide.score.filters import Substitutes
 

@@ -55,10 +55,17 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     filters.append(F.SimilarityFilter(scorer, threshold))
     swap_threshold = None
     if config.swap_check != "off":  # last: the paraphraser scores only the swaps every other filter kept
-        swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
         swap_threshold = config.swap_threshold
         if swap_threshold is None:
-            swap_threshold = default_threshold("paraphraser", config.use, config.lang)
+            try:
+                swap_threshold = default_threshold("paraphraser", config.use, config.lang)
+            except ValueError:
+                raise ValueError(
+                    f"--swap-check {config.swap_check}: no calibrated threshold in {config.lang!r}; give "
+                    f"--swap-threshold (data_prep/calibrate_swap_check.py --lang {config.lang} --no-write "
+                    "reports one)"
+                ) from None
+        swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
     ranker, rank_threshold = None, None
     if config.rank != "off":
