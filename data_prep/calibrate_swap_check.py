@@ -8,7 +8,8 @@ suggestion put in place, not a question-word swap) is a labelled pair: good when
 same question and fluent, or not fluent only for an error the original already had ("inherited",
 "original" in the note). The script scores each pair with the adapter, reports the score's ROC-AUC (all
 readings and each), the precision of the swaps kept at each cut, and sets a threshold per use: the lowest
-score at which the swaps scoring at least that much are good with the target precision (test sets 0.75,
+score at which the swaps scoring at least that much are good with the target precision, by
+calibrate_thresholds.py's method (test sets 0.75,
 augmentation and adversarial 0.70 -- the rest of a test set, question-word swaps and reorderings, reads at
 95-98 %, docs/build.md).
 
@@ -20,7 +21,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from calibrate_thresholds import threshold_for  # noqa: E402  (data_prep/, beside this script: one method)
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = ROOT / "benchmarks" / "results"
@@ -61,20 +66,6 @@ def judged_swaps(lang: str) -> list[dict]:
     return list(items.values())
 
 
-def threshold_for(scores: list[float], good: list[bool], target: float) -> tuple[float, float, int]:
-    """The lowest cut whose kept swaps (score >= cut) are good with ``target`` precision, that precision and
-    how many it keeps; the highest-precision cut keeping at least 5 % where none reaches it."""
-    ranked = sorted(zip(scores, good, strict=True), reverse=True)
-    cuts, hits = [], 0
-    for n, (score, g) in enumerate(ranked, start=1):
-        hits += g
-        if n >= 0.05 * len(ranked):
-            cuts.append((score, hits / n, n))
-    reaching = [c for c in cuts if c[1] >= target]
-    score, precision, kept = reaching[-1] if reaching else max(cuts, key=lambda c: c[1])
-    return round(score, 4), round(precision, 3), kept
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
@@ -111,9 +102,9 @@ def main() -> None:
         "calibrated_on": f"{len(items)} blind-judged in-place synonym swaps (benchmarks/results/reading_*)"
     }
     for use, target in TARGETS.items():
-        t, precision, kept = threshold_for(scores, good, target)
-        thresholds[use] = t
-        thresholds[f"{use}_precision_kept"] = [precision, kept]
+        t, precision, _, _ = threshold_for(scores, good, target)
+        thresholds[use] = round(t, 4)
+        thresholds[f"{use}_precision_kept"] = [round(precision, 3), sum(s >= t for s in scores)]
     report = {
         "adapter": str(scorer.files[0]),
         "lang": args.lang,
