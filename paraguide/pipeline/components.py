@@ -74,7 +74,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         if rank_threshold is None:
             rank_threshold = default_threshold(config.rank, config.use, config.lang)
     same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place",
-            "free", "reorder", "select")  # fmt: skip
+            "free", "reorder", "indirect", "select")  # fmt: skip
     generator = QuestionParaphraser(
         paraphraser,
         source,
@@ -98,6 +98,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "free": config.free,
         "select": config.select,
         "reorder": _reorder_state(config),
+        "indirect": bool(config.reorder and config.indirect and config.lang == "en"),
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,

@@ -29,7 +29,9 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     (--swap-check gemma-en, score.likelihood): the pretrained paraphraser's readiness to write it, against
 #     copying the question, at its calibrated threshold; of the swaps that pass, its most ready one is
 #     chosen (readings 2026-11-27ze/zf: synonym swaps 20 of 32 before, 16 of 20 after; the whole set 84 %
-#     -> 93 %, selected 51.6 % -> 46.0 %). Chinese selects for depth (--select depth): a reordering that
+#     -> 93 %, selected 51.6 % -> 46.0 %). Where nothing else passes but a question-word swap, English asks
+#     the question as an indirect one (--indirect: "Can you tell me when X began?"; readings 2026-11-27zi/zj:
+#     38 of 40 and 32 of 35 good; selected 46.0 % -> 70.9 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
@@ -55,6 +57,7 @@ PRESETS = {
         "free": False,
         "keep_content": False,
         "reorder": True,
+        "indirect": True,
         "select": "first",
         "swap_check": "gemma-{lang}",
     },
@@ -68,6 +71,7 @@ PRESETS = {
         "free": False,
         "keep_content": False,
         "reorder": False,
+        "indirect": False,
         "select": "first",
         "swap_check": "off",
     },
@@ -82,6 +86,7 @@ PRESETS = {
         "free": True,
         "keep_content": True,
         "reorder": True,
+        "indirect": True,
         "select": "depth",
         "swap_check": "off",
     },
@@ -184,6 +189,11 @@ class GeneratorConfig:
         "stranded, 'What is the name of X' -> 'What is X called', a closing 'after ...' fronted, an object "
         "question made passive; 什么是X <-> X是什么), "
         "and choose an accepted reordering first; English needs NLTK's tagger (default: the preset's)"
+    )
+    indirect: bool | None = option(
+        "with --reorder, also offer an English question asked as an indirect one ('When did X begin?' -> "
+        "'Can you tell me when X began?'), chosen only where nothing else passes but a question-word swap "
+        "(default: the preset's)"
     )
     select: str | None = option(
         "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "

@@ -56,6 +56,7 @@ class QuestionParaphraser:
         pool: int = 12,
         free: bool = False,
         reorder: bool = False,
+        indirect: bool = True,
         select: str = "first",
     ):
         """``nbest``: the paraphraser's best ``nbest`` beams of each input are candidates (not only the first);
@@ -69,7 +70,9 @@ class QuestionParaphraser:
         then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
         passed). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
-        any other candidate (the deepest of them), whatever ``select`` says."""
+        any other candidate (the deepest of them), whatever ``select`` says; ``indirect``: with ``reorder``,
+        the English question asked as an indirect one too, chosen only where nothing else passes but a
+        question-word swap (FALLBACK_ORIGINS)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -88,7 +91,7 @@ class QuestionParaphraser:
         self.alternatives = alternatives  # other accepted paraphrases kept per question (seeded order)
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
-        self.free, self.reorder, self.select = free, reorder, select
+        self.free, self.reorder, self.indirect, self.select = free, reorder, indirect, select
         self.stages = stage_names(filters)
         self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
 
@@ -221,36 +224,42 @@ class QuestionParaphraser:
         chosen = {}
         for i, cs in candidates.items():
             drops[i].update(c.dropped_by for c in cs if c.dropped_by)
-            accepted = [c for c in cs if c.dropped_by is None]
-            # A reordering that changes more than function words comes first, the deepest of them: readers
-            # accepted 83 % of those against 47 % of the pretrained paraphraser's rewrites (docs/build.md).
-            reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and _rephrases(c)]
-            if reordered or (accepted and self.select == "depth"):
-                rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
-                pick = max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
-                chosen[i] = self._choice(pick, step, len(cs), len(accepted))
-                outcomes[i].steps.append(chosen[i])
-                self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
-            elif accepted:
-                rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
-                # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted
-                # far more of those (docs/build.md).
-                placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
-                pool = placed_ok or accepted
-                # and one of a union's first source (A|B prefers A: the defaults' question-word swaps, which
-                # readers accepted nearly every time, before synonyms; docs/build.md)
-                best = min(_tier(c) for c in pool)
-                pool = [c for c in pool if _tier(c) == best]
-                pick = pool[rng.randrange(len(pool))]
-                if all("paraphraser" in c.scores for c in pool):  # the swap it writes most readily
-                    pick = max(pool, key=lambda c: c.scores["paraphraser"])
-                chosen[i] = self._choice(pick, step, len(cs), len(accepted))
-                outcomes[i].steps.append(chosen[i])
-                self._alternatives(outcomes[i], pick, accepted, rng, step, len(cs))
-            elif step == 1:
-                outcomes[i].stage, outcomes[i].reason = self._furthest(cs)
-                outcomes[i].candidates = len(cs)
+            passed = [c for c in cs if c.dropped_by is None]
+            accepted = [c for c in passed if c.meta["origin"] not in FALLBACK_ORIGINS]
+            fallback = [c for c in passed if c.meta["origin"] in FALLBACK_ORIGINS]
+            if not passed:
+                if step == 1:
+                    outcomes[i].stage, outcomes[i].reason = self._furthest(cs)
+                    outcomes[i].candidates = len(cs)
+                continue
+            rng = random.Random(f"{self.seed}:{items[i].key}:{step}")
+            pick = self._pick(accepted, rng) if accepted else None
+            if fallback and (pick is None or not _depth(pick)[0]):
+                pick = fallback[0]  # nothing else passed but a question-word swap (FALLBACK_ORIGINS)
+            chosen[i] = self._choice(pick, step, len(cs), len(passed))
+            outcomes[i].steps.append(chosen[i])
+            self._alternatives(outcomes[i], pick, accepted or fallback, rng, step, len(cs))
         return chosen
+
+    def _pick(self, accepted: list[Candidate], rng: random.Random) -> Candidate:
+        """The accepted candidate to choose (``select``)."""
+        # A reordering that changes more than function words comes first, the deepest of them: readers
+        # accepted 83 % of those against 47 % of the pretrained paraphraser's rewrites (docs/build.md).
+        reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and _rephrases(c)]
+        if reordered or self.select == "depth":
+            return max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
+        # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted far more
+        # of those (docs/build.md).
+        placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
+        pool = placed_ok or accepted
+        # and one of a union's first source (A|B prefers A: the defaults' question-word swaps, which readers
+        # accepted nearly every time, before synonyms; docs/build.md)
+        best = min(_tier(c) for c in pool)
+        pool = [c for c in pool if _tier(c) == best]
+        pick = pool[rng.randrange(len(pool))]
+        if all("paraphraser" in c.scores for c in pool):  # the swap it writes most readily
+            pick = max(pool, key=lambda c: c.scores["paraphraser"])
+        return pick
 
     def _candidate(self, item, text, s: Suggestion | None, current: str, step: int, origin: str) -> Candidate:
         return Candidate(
@@ -277,6 +286,8 @@ class QuestionParaphraser:
         for i, rewrites in zip(active, found, strict=True):
             seen = {c.text for c in candidates.get(i, [])}
             for r in rewrites:
+                if r.rule == "indirect" and not self.indirect:
+                    continue
                 if r.text not in seen:
                     seen.add(r.text)
                     c = self._candidate(items[i], r.text, None, current[i], step, f"reorder:{r.rule}")
@@ -427,6 +438,13 @@ def _passives(questions: list[str], lang: str) -> list[str | None]:
         natural = natural and not any(t.text.lower() in _PASSIVE_REBINDS for t in rest)
         out.append(r.perturbed if natural else None)
     return out
+
+
+# Rewrites taken only where no other candidate passes but a question-word-only swap (issue 31: "a
+# question-word swap only when nothing else passes"). The indirect question ("Can you tell me when the
+# plague returned to Europe?") fits nearly every question: taken first, it would make a test set of one
+# template; taken last, it rephrases the questions nothing else could (docs/build.md).
+FALLBACK_ORIGINS = frozenset({"reorder:indirect"})
 
 
 def _depth(c: Candidate) -> tuple[bool, bool, float]:
