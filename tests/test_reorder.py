@@ -230,6 +230,7 @@ INDIRECT = [
     ("Where is the Kuiper Belt located?", "Can you tell me where the Kuiper Belt is located?"),
     ("What does CBD stand for?", "Do you know what CBD stands for?"),
     ("In what year did Tesla die?", "Do you know in what year Tesla died?"),
+    ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
     (  # the question phrase is the subject: the order stays
         "What was diverted and now flows parallel to the Rhine?",
         "Do you know what was diverted and now flows parallel to the Rhine?",
@@ -257,6 +258,7 @@ INDIRECT_REFUSED = [
     "When was Newton the first selection in the NFL Draft?",
     "How many Victorians are Buddhist?",
     "How old were the fossils found in China?",  # "how old the fossils were found" (reading 2026-11-27zk)
+    "How great were the losses suffered in the financial crisis?",  # "how great the losses were suffered"
     "Besides public key cryptography, what is another application for prime numbers?",  # a comma
 ]
 

@@ -819,7 +819,7 @@ _COPULA_SUBJECT_PREPOSITIONS = {"of", "in", "on", "at", "for", "from", "to", "wi
 
 
 def _indirect(q: str, toks: list[TaggedToken]) -> str | None:
-    """ "When did the plague return to Europe?" -> "Can you tell me when the plague returned to Europe?",
+    """ "When did the Warsaw Uprising begin?" -> "Can you tell me when the Warsaw Uprising began?",
     "What was the theme of Super Bowl 50?" -> "Do you know what the theme of Super Bowl 50 was?": the
     question asked as an indirect one, its clause a statement. A fallback: the generator takes it only where
     no other candidate passes but a question-word swap (``pipeline.generate.FALLBACK_ORIGINS``), so that a
@@ -838,7 +838,7 @@ def _indirect(q: str, toks: list[TaggedToken]) -> str | None:
     clause = None
     if _asks_subject(toks, w, e):  # "which NFL team won Super Bowl 50": the order stays
         clause = q[toks[e].start : toks[-2].end]
-    elif aux in _BE and toks[w].text.lower() == "how" and toks[w + 1].text.lower() not in ("many", "much"):
+    elif aux in _BE and _how_property(toks, w, e):
         return None  # "How old were the fossils found in China?": "how old the fossils were found" (zk)
     elif aux in _AUX:
         found = _statement(q, toks, e)
@@ -860,15 +860,11 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     """Whether the question phrase from ``w`` to ``e`` is the subject, a finite verb of its clause at ``e``
     ("which linebacker had the most sacks", "what was diverted", "who can vote") -- so that an indirect
     question keeps the order; not "did", nor a copula before its subject ("what is the capital")."""
-    if w or toks[w].text.lower() not in ("what", "which", "who", "whose", "how"):
+    wh = toks[w].text.lower()
+    if w or wh not in ("what", "which", "who", "whose", "how"):
         return False
-    if (
-        toks[w].text.lower() == "how"
-        and toks[w + 1].text.lower() not in ("many", "much")
-        or e == w + 1
-        and toks[w].text.lower() in ("whose", "how")
-    ):
-        return False
+    if wh == "how" and toks[w + 1].text.lower() not in ("many", "much") or wh == "whose" and e == w + 1:
+        return False  # "how did ...", "how long is ...", "whose is ...": never the subject
     verb, nxt = toks[e], toks[e + 1]
     word = verb.text.lower()
     if not verb.text.islower() or word in _DO:
@@ -888,6 +884,18 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     return (_inflect(lemma, verb.tag) if verb.tag != "VBP" else lemma) == word  # "spinoff/VBD" is no verb
 
 
+def _how_property(toks: list[TaggedToken], w: int, e: int) -> bool:
+    """ "how old were the fossils found": an adjective said of the subject, with a participle after it that
+    may belong to the subject ("the fossils found in China") -- "how old the fossils were found" would
+    read it as the verb. Not "how long", "how far", "how often" (how long it was occupied)."""
+    adjective = toks[w + 1]
+    if toks[w].text.lower() != "how" or not adjective.tag.startswith("JJ"):
+        return False
+    if adjective.text.lower() in ("many", "much", "long", "far", "often", "soon"):
+        return False
+    return any(t.tag in ("VBN", "VBD") for t in toks[e + 1 : -1])
+
+
 def _existential(toks: list[TaggedToken], a: int) -> bool:
     """ "are there" at ``a``: "How many lakes are there in Warsaw?"."""
     return toks[a + 1].tag == "EX" or toks[a + 1].text.lower() == "there"
@@ -905,12 +913,15 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
         if any(t.tag.startswith(("VB", "MD", "W", "RB")) or t.text.lower() in _CLAUSE_WORDS for t in tail):
             return None
         return f"there {be}{q[rest[0].end : toks[-2].end]}"
-    if rest[0].tag not in ("DT", "PRP$", "NNP", "NNPS", "NN", "NNS", "CD", "JJ", "JJS") or rest[
-        -1
-    ].tag not in _NOUN | {"CD", "PRP"}:
-        return None  # "What is unique about ...": the question word is the subject, the adjective its
-    if rest[0].tag.startswith("JJ") and not any(t.tag in _NOUN for t in rest[:3]):
+    first, last = rest[0], rest[-1]
+    if first.tag not in ("DT", "PRP$", "NNP", "NNPS", "NN", "NNS", "CD", "JJ", "JJS"):
         return None
+    if (
+        last.tag not in _NOUN | {"CD", "PRP"}
+        or first.tag.startswith("JJ")
+        and not any(t.tag in _NOUN for t in rest[:3])
+    ):
+        return None  # "What is unique about X?": the question word is the subject, "unique" said of it
     for t in rest:
         word = t.text.lower()
         if t.text.islower() and _verb_lemma(word) != word and _inflect(_verb_lemma(word), "VBN") == word:
