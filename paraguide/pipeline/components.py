@@ -98,7 +98,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "free": config.free,
         "select": config.select,
         "reorder": _reorder_state(config),
-        "indirect": bool(config.reorder and config.indirect and config.lang == "en"),
+        "indirect": _reorder_state(config) is True and bool(config.indirect) and config.lang == "en",
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,
