@@ -231,6 +231,8 @@ INDIRECT = [
     ("What does CBD stand for?", "Do you know what CBD stands for?"),
     ("In what year did Tesla die?", "Do you know in what year Tesla died?"),
     ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
+    ("Where were air bases built in Montana?", "Do you know where air bases were built in Montana?"),
+    ("What is the book called?", "Can you tell me what the book is called?"),  # a passive: nothing after
     (  # the question phrase is the subject: the order stays
         "What was diverted and now flows parallel to the Rhine?",
         "Do you know what was diverted and now flows parallel to the Rhine?",
@@ -259,6 +261,13 @@ INDIRECT_REFUSED = [
     "How many Victorians are Buddhist?",
     "How old were the fossils found in China?",  # "how old the fossils were found" (reading 2026-11-27zk)
     "How great were the losses suffered in the financial crisis?",  # "how great the losses were suffered"
+    # reading 2026-11-27zl (augmentation)
+    "What is the name given to Victoria on official documents?",  # "what the name is given to Victoria"
+    "What kind of affairs can shoots be?",  # "shoots/VB" is no verb's base form
+    "What region is Twilight Princess the best-selling Zelda entry?",  # subject and predicate
+    "What was the daily distance walked by Tesla?",  # "what the daily distance was walked by Tesla"
+    "What could Tesla perform in his head?",  # "Tesla/VB": not "what could Tesla perform" kept inverted
+    "What can archaeologists deduce from material remains?",  # the same
     "Besides public key cryptography, what is another application for prime numbers?",  # a comma
 ]
 

@@ -840,6 +840,10 @@ def _indirect(q: str, toks: list[TaggedToken]) -> str | None:
         clause = q[toks[e].start : toks[-2].end]
     elif aux in _BE and _how_property(toks, w, e):
         return None  # "How old were the fossils found in China?": "how old the fossils were found" (zk)
+    elif (
+        aux in _BE and e == w + 1 and toks[w].text.lower() in ("what", "who") and _participle_goes_on(toks, e)
+    ):
+        return None  # "What is the name given to Victoria?": "what the name is given to Victoria" (zl)
     elif aux in _AUX:
         found = _statement(q, toks, e)
         clause = found[0] if found else None
@@ -873,8 +877,8 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     if word in _BE:  # "what was diverted"; not "What is Psalm/VBG 31:5?" (reading 2026-11-27zj)
         after = toks[e + 2] if nxt.tag == "RB" else nxt
         return after.tag in ("VBN", "VBG") and after.text.islower()
-    if word in _MODAL:
-        return nxt.tag == "VB" or nxt.text.lower() in ("be", "have")
+    if word in _MODAL:  # "who can vote"; not "what kind of affairs can shoots/VB be" (reading zl)
+        return nxt.text.lower() in ("be", "have") or nxt.tag == "VB" and _base_form(nxt.text)
     if word in _HAVE:
         # "which linebacker had the most sacks", "what has been found"; not "what has the law done"
         return nxt.tag == "VBN" or nxt.tag in ("DT", "PRP$", "CD", "JJ", "JJS", "NN", "NNS") and not later
@@ -894,6 +898,17 @@ def _how_property(toks: list[TaggedToken], w: int, e: int) -> bool:
     if adjective.text.lower() in ("many", "much", "long", "far", "often", "soon"):
         return False
     return any(t.tag in ("VBN", "VBD") for t in toks[e + 1 : -1])
+
+
+def _participle_goes_on(toks: list[TaggedToken], a: int) -> bool:
+    """After a bare question word and "is" at ``a``: a participle with more after it that does not end in a
+    preposition -- "is the name given to Victoria" may be a noun with its own participle (the question word
+    its complement), not a passive ("is the V&A known as", "is the book called")."""
+    v = next((k for k in range(a + 2, len(toks) - 1) if toks[k].tag == "VBN"), None)
+    if v is None:
+        return False
+    tail = toks[v + 1 : -1]
+    return bool(tail) and tail[-1].tag not in ("IN", "RP", "TO")
 
 
 def _existential(toks: list[TaggedToken], a: int) -> bool:
@@ -922,6 +937,8 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
         and not any(t.tag in _NOUN for t in rest[:3])
     ):
         return None  # "What is unique about X?": the question word is the subject, "unique" said of it
+    if any(p.tag in _NOUN and t.tag in ("DT", "PRP$") for p, t in itertools.pairwise(rest)):
+        return None  # "is Twilight Princess the best-selling entry": subject and predicate (reading zl)
     for t in rest:
         word = t.text.lower()
         if t.text.islower() and _verb_lemma(word) != word and _inflect(_verb_lemma(word), "VBN") == word:
