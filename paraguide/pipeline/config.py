@@ -31,7 +31,7 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     chosen (readings 2026-11-27ze/zf: synonym swaps 20 of 32 before, 16 of 20 after; the whole set 84 %
 #     -> 93 %, selected 51.6 % -> 46.0 %). Where nothing else passes but a question-word swap, English asks
 #     the question as an indirect one (--indirect: "Can you tell me when X began?"; readings 2026-11-27zi/zj:
-#     38 of 40 and 32 of 35 good; selected 46.0 % -> 70.9 %). Chinese selects for depth (--select depth): a reordering that
+#     38 of 40, 32 of 35 and 46 of 47 good; selected 46.0 % -> 69.3 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
