@@ -268,6 +268,8 @@ INDIRECT_REFUSED = [
     "What was the daily distance walked by Tesla?",  # "what the daily distance was walked by Tesla"
     "What could Tesla perform in his head?",  # "Tesla/VB": not "what could Tesla perform" kept inverted
     "What can archaeologists deduce from material remains?",  # the same
+    "What was huihui?",  # "huihui/VBN" is no participle: "what was huihui" kept inverted (reading zm)
+    "How much can the SP alter income tax in Scotland?",  # "alter/JJ ... tax/NN": which is the verb? (zm)
     "Besides public key cryptography, what is another application for prime numbers?",  # a comma
 ]
 

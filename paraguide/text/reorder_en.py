@@ -673,8 +673,9 @@ def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | No
         if len(found) != 1:
             return None  # "did Britain outlaw slave trade": "outlaw", "slave" and "trade" could each be it
         v = found[0]
-        if any(t.tag == "NN" and t.text.islower() and _base_form(t.text) for t in toks[s + 1 : v]):
-            return None  # "did Super Bowl 50 take/NN place/NN in": either may be it (reading 2026-11-27ze)
+        if any(t.tag in ("NN", "JJ") and t.text.islower() and _base_form(t.text) for t in toks[s + 1 : v]):
+            return None  # "did Super Bowl 50 take/NN place/NN in", "can the SP alter/JJ income tax/NN"
+            # (readings 2026-11-27ze, zm): either may be the verb
         if toks[v + 1].text.islower() and toks[v + 1].tag.startswith(("NN", "VB")):
             return None  # "did the 2015 AFL season begin/NN": a noun of the subject before the verb
     if v is None:
@@ -874,9 +875,12 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     if not verb.text.islower() or word in _DO:
         return False
     later = [t for t in toks[e + 1 : -1] if t.tag == "VBN"]
-    if word in _BE:  # "what was diverted"; not "What is Psalm/VBG 31:5?" (reading 2026-11-27zj)
+    if word in _BE:  # "what was diverted"; not "What is Psalm/VBG 31:5?", "What was huihui/VBN?" (zj, zm)
         after = toks[e + 2] if nxt.tag == "RB" else nxt
-        return after.tag in ("VBN", "VBG") and after.text.islower()
+        form = after.text.lower()
+        if after.tag not in ("VBN", "VBG") or not after.text.islower():
+            return False
+        return _inflect(_verb_lemma(form), after.tag) == form  # a verb's form, not a word the tagger guessed
     if word in _MODAL:  # "who can vote"; not "what kind of affairs can shoots/VB be" (reading zl)
         return nxt.text.lower() in ("be", "have") or nxt.tag == "VB" and _base_form(nxt.text)
     if word in _HAVE:
