@@ -83,6 +83,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         rank_threshold=rank_threshold,
         **{name: getattr(config, name) for name in same},
     )
+    reorder = _reorder_state(config)
     generator.components = {
         "model": str(Path(model).resolve()) if paraphraser else "none (--nbest 0)",
         "source": spec,
@@ -97,8 +98,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "keep_content": config.keep_content,
         "free": config.free,
         "select": config.select,
-        "reorder": _reorder_state(config),
-        "indirect": _reorder_state(config) is True and bool(config.indirect) and config.lang == "en",
+        "reorder": reorder,
+        "indirect": reorder is True and bool(config.indirect) and config.lang == "en",
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,

@@ -442,7 +442,7 @@ def _passives(questions: list[str], lang: str) -> list[str | None]:
 
 # Rewrites taken only where no other candidate passes but a question-word-only swap (issue 31: "a
 # question-word swap only when nothing else passes"). The indirect question ("Can you tell me when the
-# plague returned to Europe?") fits nearly every question: taken first, it would make a test set of one
+# Warsaw Uprising began?") fits nearly every question: taken first, it would make a test set of one
 # template; taken last, it rephrases the questions nothing else could (docs/build.md).
 FALLBACK_ORIGINS = frozenset({"reorder:indirect"})
 

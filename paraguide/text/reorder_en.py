@@ -616,6 +616,13 @@ def _inflect(lemma: str, tag: str) -> str | None:
     return forms[0] if forms else None
 
 
+def _verb_form(word: str, tag: str) -> bool:
+    """Whether ``word`` (lower case) is its verb's form for ``tag`` -- not a word the tagger guessed a verb
+    ("spinoff/VBD", "huihui/VBN"); a VBP is the lemma itself."""
+    lemma = _verb_lemma(word)
+    return (lemma if tag == "VBP" else _inflect(lemma, tag)) == word
+
+
 def _base_form(word: str) -> bool:
     """Whether ``word`` is a verb's base form (what follows "did X"; the tagger often calls it a noun:
     "did the Normans conquer/NN England")."""
@@ -739,8 +746,7 @@ def _subject_clause(q: str, toks: list[TaggedToken], k: int) -> tuple[str, bool]
         past = word in _PAST
     elif first.tag in ("VBD", "VBZ", "VBP") and not first.text[:1].isupper():
         past = first.tag == "VBD"
-        lemma = _verb_lemma(word)
-        if (_inflect(lemma, first.tag) if first.tag != "VBP" else lemma) != word:
+        if not _verb_form(word, first.tag):
             return None  # "Which Doctor Who spinoff/VBD did ...": no form of a verb (reading 2026-11-27zh)
     else:
         return None
@@ -874,22 +880,19 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     word = verb.text.lower()
     if not verb.text.islower() or word in _DO:
         return False
-    later = [t for t in toks[e + 1 : -1] if t.tag == "VBN"]
     if word in _BE:  # "what was diverted"; not "What is Psalm/VBG 31:5?", "What was huihui/VBN?" (zj, zm)
         after = toks[e + 2] if nxt.tag == "RB" else nxt
         form = after.text.lower()
         if after.tag not in ("VBN", "VBG") or not after.text.islower():
             return False
-        return _inflect(_verb_lemma(form), after.tag) == form  # a verb's form, not a word the tagger guessed
+        return _verb_form(form, after.tag)  # a verb's form, not a word the tagger guessed
     if word in _MODAL:  # "who can vote"; not "what kind of affairs can shoots/VB be" (reading zl)
         return nxt.text.lower() in ("be", "have") or nxt.tag == "VB" and _base_form(nxt.text)
     if word in _HAVE:
         # "which linebacker had the most sacks", "what has been found"; not "what has the law done"
+        later = any(t.tag == "VBN" for t in toks[e + 1 : -1])
         return nxt.tag == "VBN" or nxt.tag in ("DT", "PRP$", "CD", "JJ", "JJS", "NN", "NNS") and not later
-    if verb.tag not in ("VBD", "VBZ", "VBP"):
-        return False
-    lemma = _verb_lemma(word)
-    return (_inflect(lemma, verb.tag) if verb.tag != "VBP" else lemma) == word  # "spinoff/VBD" is no verb
+    return verb.tag in ("VBD", "VBZ", "VBP") and _verb_form(word, verb.tag)  # "spinoff/VBD" is no verb
 
 
 def _how_property(toks: list[TaggedToken], w: int, e: int) -> bool:
@@ -927,7 +930,7 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
     be = toks[a].text.lower()
     if not rest or len(rest) > 12:
         return None
-    if rest[0].tag == "EX" or rest[0].text.lower() == "there":  # "how many lakes are there in Warsaw"
+    if _existential(toks, a):  # "how many lakes are there in Warsaw"
         tail = rest[1:]
         if any(t.tag.startswith(("VB", "MD", "W", "RB")) or t.text.lower() in _CLAUSE_WORDS for t in tail):
             return None
@@ -945,7 +948,7 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
         return None  # "is Twilight Princess the best-selling entry": subject and predicate (reading zl)
     for t in rest:
         word = t.text.lower()
-        if t.text.islower() and _verb_lemma(word) != word and _inflect(_verb_lemma(word), "VBN") == word:
+        if t.text.islower() and _verb_lemma(word) != word and _verb_form(word, "VBN"):
             return None  # "was the Battle of Wabash fought/NN": a participle the tagger missed (reading zi)
         ok = (
             t.tag in _SUBJECT_TAGS
