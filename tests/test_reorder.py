@@ -293,6 +293,12 @@ def test_rules_keep_names_capitalised_and_lower_the_rest(tagger):
     ]
 
 
+def _zh(questions):
+    """The Chinese reorderings but the indirect question: it fits nearly every question and is the
+    generator's fallback, tested on its own."""
+    return [[(r.rule, r.text) for r in rs if r.rule != "indirect"] for rs in reorder(questions, "zh")]
+
+
 def test_chinese_copula_swap_both_ways_and_refusals():
     questions = [
         "什么是口蹄疫？",
@@ -303,7 +309,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
         "什么是我该做的",
         "青铜门后面是什么",
     ]
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("copula_swap", "口蹄疫是什么？")],
         [("copula_swap", "什么是口蹄疫")],
@@ -318,7 +324,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     questions = ["阜阳人流医院哪家好", "纳豆机什么牌子好", "手机浏览器哪个好", "高中老师工资", "国产航母下水时间",
                  "精子在体内存活时间", "深圳学习成人口语哪家好", "北京暂住证 有效期", "高中老师工资多少",
                  "小型干洗机多少钱"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("which_good", "阜阳哪家人流医院好")],
         [("which_good", "什么牌子的纳豆机好")],
@@ -335,7 +341,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     questions = ["为什么头发掉得很厉害", "大象的鼻子为什么很长？", "怎么下载爬墙软件", "燕麦怎么吃。", "怎么才能找回支付宝密码",
                  "举案齐眉是什么意思", "汽车无法启动为什么？", "电脑怎么开不了机", "我的电脑怎么这么卡",
                  "黄豆芽怎么做才好吃？", "全民枪战怎么飞了", "手机怎么截图", "为什么我最近不喜欢玩游戏了"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("why_reason", "头发掉得很厉害是什么原因")],
         [("why_reason", "大象的鼻子很长是什么原因？")],
@@ -354,7 +360,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
     ]
     questions = ["这个美女叫什么名字？", "大头儿子的爸爸叫什么?", "新金瓶梅什么时候上映", "支付宝金账户有什么用",
                  "牵牛花又叫什么", "一般的年终奖什么时候发", "石榴是什么时候成熟的？"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("name", "这个美女的名字是什么？")],
         [("name", "大头儿子的爸爸的名字是什么?")],
@@ -407,6 +413,7 @@ def test_chinese_copula_swap_both_ways_and_refusals():
             "suit_swap",
             "how_topic",
             "in_language",
+            "indirect",
         ),
     }
 
@@ -418,7 +425,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     questions = ["领带怎么系", "毛囊炎如何治疗？", "鲤鱼要怎么做", "我的提问怎么删除", "如何下载漫画",
                  "股票怎么开户", "支付宝交话费怎么交啊", "去面试的时候要怎么做啊", "亲爱的韩语怎么写",
                  "从香港怎么到广州", "淘宝店铺不用代码怎么装修"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("how_front", "怎么系领带")],
         [("how_front", "如何治疗毛囊炎？")],
@@ -436,7 +443,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     questions = ["多喝豆浆有什么好处呢？", "苹果和香蕉有什么区别", "长期熬夜会有什么危害", "A和B有什么不同",
                  "深蹲的坏处是什么？", "虚伪的反义词是什么", "青蛙的脚有什么好处？", "喝茶还有什么好处",
                  "这有什么意义", "逼近的意思是什么"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("attribute", "多喝豆浆的好处是什么？")],
         [("attribute", "苹果和香蕉的区别是什么")],
@@ -452,7 +459,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     questions = ["空调不制冷，是什么原因？", "恶心是什么原因造成的", "睾丸痛一般是什么原因造成的？", "这是什么原因",
                  "中国什么大学最好", "现在什么行业比较热门？", "现在穿什么衣服最流行", "这鞋子是什么牌子",
                  "本图是什么字体的", "hazzys是什么牌子", "蜜橙色是什么颜色", "时空猎人外挂哪儿下载", "正宗的阳澄湖大闸蟹去哪里买？"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("cause", "为什么空调不制冷？")],
         [("cause", "为什么会恶心")],
@@ -470,7 +477,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     ]
     questions = ["红米刷什么系统好", "现在吃什么最好啊", "最近买什么股票比较好", "微信营销什么好", "我应该用什么面膜比较好",
                  "倒车影像什么牌子好", "运动完多久可以洗澡", "水痘多久能好", "淘宝差评多久可以修改", "身份证到期前多久可以换"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("suits", "红米适合刷什么系统")],
         [("suits", "现在最适合吃什么")],
@@ -485,7 +492,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     ]
     questions = ["电脑怎么连接打印机", "马的甲骨文怎么写", "高压锅炖排骨时间", "快乐大本营下期是谁",
                  "为什么我的手机安装不了天天酷跑", "为什么说女人是雨男人是雪", "为什么我会被人大经济论坛开除了啊"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("how_method", "电脑连接打印机的方法是什么")],  # a topic before 怎么
         [],  # 马的甲骨文的写法: two 的 (reading 2026-11-27u)
@@ -498,11 +505,11 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     # reading 2026-11-27za's notes: a term of address, 会 right after 为什么, an unfinished question, the word
     # an antonym asks for
     questions = ["妈妈的奶奶叫什么？", "人为什么会来到这个世界上", "为什么男人结婚后", "反义词是什么？"]
-    assert reorder(questions, "zh") == [[], [], [], []]
+    assert _zh(questions) == [[], [], [], []]
     questions = ["怎样申请小米帐号？", "如何看待中国当前周边安全形势?", "怎么吃大闸蟹？", "怎么折玫瑰花图片",
                  "有什么好看的洪荒小说", "北京有什么好玩的地方", "现在有什么新电影", "有什么办法能让男人变得更持久",
                  "现在有什么牌子的国产女士香烟？", "痛风有什么好的药呀"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("how_want", "想申请小米帐号，该怎样做？"), ("how_topic", "小米帐号怎样申请？")],
         [],  # an opinion, not a way to get something done
@@ -517,7 +524,7 @@ def test_chinese_rules_of_the_frames_left_to_question_word_swaps():
     ]
     questions = ["什么牌子的醋最好吃啊", "世事难料是什么生肖", "1990年是什么生肖", "圆脸适合什么发型", "怎么做蛋糕",
                  "如何下载漫画", "我爱你韩语怎么写", "不要停日语怎么说", "男生有什么好看的发型"]  # fmt: skip
-    got = [[(r.rule, r.text) for r in rs] for rs in reorder(questions, "zh")]
+    got = _zh(questions)
     assert got == [
         [("brand_last", "醋什么牌子最好吃")],
         [("riddle", "世事难料打一生肖")],
@@ -638,6 +645,57 @@ def test_the_indirect_question_is_chosen_only_where_nothing_else_passes_but_a_qu
             }[select],
         ], select
         assert [g["accepted"] for g in got] == [3, 2, 2, 1, 3]  # every candidate that passed is counted
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [  # LCQMC test / DuReader-robust dev questions (research use); the frame by the text's checksum
+        ("这是什么意思", "你知道这是什么意思吗"),
+        ("电脑怎么连接打印机", "我想知道电脑怎么连接打印机"),
+        ("江苏的省会是哪里？", "你知道江苏的省会是哪里吗？"),
+        ("面膜多久做一次", "我想知道面膜多久做一次"),
+        ("贝克汉姆的发型叫什么？", "谁知道贝克汉姆的发型叫什么？"),
+        ("最快的减肥方法是什么", "有谁知道最快的减肥方法是什么吗"),
+        ("谁是钟保罗", "我想知道谁是钟保罗"),  # not 谁知道谁
+        ("如何让头发变软。", "你知道如何让头发变软吗"),
+    ],
+)
+def test_chinese_indirect_question(question, expected):
+    found = reorder([question], "zh")[0]
+    assert [r.text for r in found if r.rule == "indirect"] == [expected]
+
+
+def test_chinese_indirect_question_refusals():
+    """Refused: an exclamation (什么玩意), a search for pictures, a question to the reader (你), a yes-no
+    question (好不好, 有没有, 吗), a request (请问, 求, 谁有: "send me"), a question word that asks nothing (什么都), two
+    questions, a query with a space, 哪怕 / 几乎 (no question word), one's own trouble (我 ..., reading
+    2026-11-27zn)."""
+    refused = ["什么玩意？", "我姓什么图片", "你叫什么名字", "这个好不好", "有没有好看的电影", "请问这是什么水果",
+               "求推荐好看的小说", "什么都不想做怎么办", "微店怎么开？怎么做代理？", "北京暂住证 有效期",
+               "这是什么意思吗", "哪怕失败也要试", "我皮肤又黄又黑怎么办", "我长得太帅了怎么办呀？",
+               "谁有狂三这张高清的"]  # fmt: skip
+    found = reorder(refused, "zh")
+    assert [[r.text for r in rs if r.rule == "indirect"] for rs in found] == [[] for _ in refused]
+
+
+def test_the_chinese_indirect_question_is_chosen_only_where_nothing_else_passes_but_a_question_word_swap():
+    """你知道 ... 吗 / 谁知道 ... fits nearly every Chinese question too: chosen in place of 什么 -> 啥 and where
+    nothing passed, never before a rule (领带怎么系 -> 怎么系领带) or a synonym; --no-indirect gives the swap."""
+    swap, rule, synonym, bare = "这是什么意思", "领带怎么系", "男的做什么工作挣钱", "江苏的省会是哪里？"
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion()])
+    source = SpanSource({swap: [("啥", "什么", (1, 2))], rule: [("如何", "怎么", (1, 2))],
+                         synonym: [("赚钱", "挣钱", (5, 6))], bare: []})  # fmt: skip
+    questions = [swap, rule, synonym, bare]
+    for indirect in (True, False):
+        generate = QuestionParaphraser(ScriptedParaphraser({}), source, chain, lang="zh", nbest=0, num_beams=1,
+                                       in_place=True, reorder=True, indirect=indirect, select="depth")  # fmt: skip
+        got = [o.to_json() for o in generate([Item(str(n), q) for n, q in enumerate(questions)])]
+        assert [(g.get("paraphrase"), g.get("origin")) for g in got] == [
+            ("你知道这是什么意思吗", "reorder:indirect") if indirect else ("这是啥意思", "in_place"),
+            ("怎么系领带", "reorder:how_front"),
+            ("男的做什么工作赚钱", "in_place"),
+            ("你知道江苏的省会是哪里吗？", "reorder:indirect") if indirect else (None, None),
+        ], indirect
 
 
 def test_passives_refuse_what_readers_rejected(tagger):

@@ -99,7 +99,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "free": config.free,
         "select": config.select,
         "reorder": reorder,
-        "indirect": reorder is True and bool(config.indirect) and config.lang == "en",
+        "indirect": reorder is True and bool(config.indirect),
         "in_place": config.in_place,
         "nbest": config.nbest,
         "rank": config.rank,

@@ -31,7 +31,9 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     chosen (readings 2026-11-27ze/zf: synonym swaps 20 of 32 before, 16 of 20 after; the whole set 84 %
 #     -> 93 %, selected 51.6 % -> 46.0 %). Where nothing else passes but a question-word swap, English asks
 #     the question as an indirect one (--indirect: "Can you tell me when X began?"; readings 2026-11-27zi/zj:
-#     38 of 40, 32 of 35 and 46 of 47 good; selected 46.0 % -> 69.3 %). Chinese selects for depth (--select depth): a reordering that
+#     38 of 40, 32 of 35 and 46 of 47 good; selected 46.0 % -> 69.3 %), Chinese too (你知道X吗, 谁知道X, 有谁知道X吗,
+#     我想知道X; reading 2026-11-27zn: 121 of 125 indirect questions accepted; LCQMC selected 57.5 % -> 73.3 %,
+#     question-word-only 59.9 % -> 11.9 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
@@ -191,9 +193,9 @@ class GeneratorConfig:
         "and choose an accepted reordering first; English needs NLTK's tagger (default: the preset's)"
     )
     indirect: bool | None = option(
-        "with --reorder, also offer an English question asked as an indirect one ('When did X begin?' -> "
-        "'Can you tell me when X began?'), chosen only where nothing else passes but a question-word swap "
-        "(default: the preset's)"
+        "with --reorder, also offer the question asked as an indirect one ('When did X begin?' -> "
+        "'Can you tell me when X began?'; 这是什么意思 -> 你知道这是什么意思吗), chosen only where nothing else "
+        "passes but a question-word swap (default: the preset's)"
     )
     select: str | None = option(
         "which accepted candidate: first (in-place, then the source's order, then seeded) or depth (the one "

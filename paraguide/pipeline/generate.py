@@ -71,8 +71,8 @@ class QuestionParaphraser:
         rate; a question-word-only swap or a change of function words alone only when nothing else
         passed). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
         any other candidate (the deepest of them), whatever ``select`` says; ``indirect``: with ``reorder``,
-        the English question asked as an indirect one too, chosen only where nothing else passes but a
-        question-word swap (FALLBACK_ORIGINS)."""
+        the question asked as an indirect one too ("Can you tell me when ...", 你知道 ... 吗), chosen only
+        where nothing else passes but a question-word swap (FALLBACK_ORIGINS)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:

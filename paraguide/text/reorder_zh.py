@@ -24,6 +24,9 @@
 - ``brand_last``: 什么牌子的醋最好吃 -> 醋什么牌子最好吃 (``which_good`` the other way).
 - ``riddle``: 世事难料是什么生肖 -> 世事难料打一生肖.
 - ``in_language``: 我爱你韩语怎么写 -> 我爱你用韩语怎么写.
+- ``indirect``: 这是什么意思 -> 你知道这是什么意思吗, 电脑怎么连接打印机 -> 有谁知道电脑怎么连接打印机吗: the question
+  asked as an indirect one, a fallback the generator takes only where nothing else passes but a question-word
+  swap (``pipeline.generate.FALLBACK_ORIGINS``).
 
 Not kept: 如何 / 怎样 X -> X的方法是什么 (formal questions read stilted so, reading 2026-11-27n: 70 %), nor a
 question that opens with 怎么 (readings 2026-11-27p-u); X多少钱 -> X的价格是多少 / X的费用是多少 (which of the
@@ -31,6 +34,9 @@ two a thing takes -- 加盟, 雅思, 考驾照 -- no tag tells, reading 2026-11-
 """
 
 from __future__ import annotations
+
+import re
+import zlib
 
 from paraguide.text.pos import TaggedToken, pos_tag
 
@@ -912,6 +918,101 @@ def _zh_in_language(q: str, toks: list[TaggedToken]) -> str | None:
     return out
 
 
+# The frames of an indirect question, as people ask on a question site: (before, after). Chosen by the
+# question's checksum, so that a set is not one template; "谁知道" not where the question asks "谁".
+_INDIRECT_FRAMES = (("你知道", "吗"), ("谁知道", ""), ("有谁知道", "吗"), ("我想知道", ""))
+# Question words an indirect question can embed (jieba's words; 哪 / 几 / 怎 as a word's first character:
+# 哪家, 几年, 怎么样), and words that are none (哪怕 "even if", 几乎 "almost", 怎能 asks nothing).
+_INDIRECT_WH = {
+    "什么",
+    "啥",
+    "谁",
+    "多少",
+    "多久",
+    "多长",
+    "多大",
+    "多远",
+    "多高",
+    "为什么",
+    "为啥",
+    "为何",
+    "如何",
+}
+_INDIRECT_NOT_WH = {"哪怕", "几乎", "几何", "几率", "怎能"}
+# A yes-no question already (you know whether ... 吗 would ask twice), a request, or a question that speaks
+# to its reader (你知道你 ...): no indirect question.
+_INDIRECT_REFUSED = (
+    "吗", "是否", "能否", "可否", "与否", "知道", "请问", "问一下", "问下", "你", "您", "还是",
+)  # fmt: skip
+# The asker: a question about oneself asked of "whoever knows" reads wrong (谁知道我长得太帅了怎么办, reading
+# 2026-11-27zn), and 我想知道我 ... says 我 twice.
+_INDIRECT_ASKER = {"我", "我们", "俺", "本人"}
+_INDIRECT_REQUESTS = (
+    "求",
+    "请",
+    "帮",
+    "推荐",
+    "介绍",
+    "给",
+    "告诉",
+    "麻烦",
+    "跪求",
+    "急求",
+    "问",
+    "谁有",
+)  # 谁有: "send me"
+# A search for pictures or files (我姓什么图片), not a question one asks a person.
+_INDIRECT_QUERIES = {
+    "图片",
+    "图",
+    "头像",
+    "壁纸",
+    "视频",
+    "大全",
+    "全集",
+    "下载",
+    "在线观看",
+    "txt",
+    "百度云",
+}
+_A_NOT_A = re.compile(r"(.)[不没]\1")  # 好不好, 能不能, 有没有: a yes-no question
+
+
+def _zh_wh(t: TaggedToken) -> bool:
+    w = t.text
+    return w not in _INDIRECT_NOT_WH and (w in _INDIRECT_WH or w.startswith(("哪", "几", "怎", "什么")))
+
+
+def _zh_indirect(q: str, toks: list[TaggedToken]) -> str | None:
+    """这是什么意思 -> 你知道这是什么意思吗, 电脑怎么连接打印机 -> 有谁知道电脑怎么连接打印机吗: the question asked as
+    an indirect one, its words unchanged. A fallback: the generator takes it only where no other candidate
+    passes but a question-word swap (``pipeline.generate.FALLBACK_ORIGINS``), so that a set is not one
+    template. Only a question with a question word of its own, in one clause, that asks something of no
+    one in particular."""
+    body, mark = _zh_split_tail(q, toks)
+    if len(body) < 2 or not any(_zh_wh(t) for t in body):
+        return None
+    text = q[body[0].start : body[-1].end]
+    if (
+        not 5 <= len(text) <= 30  # 什么玩意: an exclamation more than a question
+        or body[-1].text in _INDIRECT_QUERIES
+        or any(ch.isspace() for ch in text)
+        or any(w in text for w in _INDIRECT_REFUSED)
+        or _A_NOT_A.search(text)
+        or text.startswith(_INDIRECT_REQUESTS)
+    ):
+        return None
+    if any(t.text in _ZH_CLAUSE | set(_ZH_TAIL) | {"…", "...", "都", "也", "么"} for t in body):
+        return None  # a second clause; 什么都 / 谁也: a question word that asks nothing ("anything")
+    if any(t.text in _INDIRECT_ASKER for t in body):
+        return None  # 我皮肤又黄又黑怎么办 -> 你知道我 ... 怎么办吗: one's own trouble (reading 2026-11-27zn)
+    frames = [(before, after) for before, after in _INDIRECT_FRAMES if not ("谁" in before and "谁" in text)]
+    before, after = frames[zlib.crc32(q.encode("utf-8")) % len(frames)]
+    if not after and before == "我想知道":
+        mark = ""  # a statement: 我想知道怎么寄明信片
+    return f"{before}{text}{after}{mark}"
+
+
 RULES = (
     ("copula_swap", _copula_swap),
     ("which_good", _zh_which_good),
@@ -937,4 +1038,5 @@ RULES = (
     ("suit_swap", _zh_suit_swap),
     ("how_topic", _zh_how_topic),
     ("in_language", _zh_in_language),
+    ("indirect", _zh_indirect),
 )
