@@ -349,6 +349,9 @@ def _add_suggest(sub) -> None:
               cilin[:FILE]        Chinese synonyms from HIT Cilin '=' groups (default: the shared data's copy)
               context             adversarial: phrases near a same-type distractor of the answer in the
                                   context; --input is SQuAD JSON or JSONL with question, context, answer
+              near[:SPEC]         adversarial swaps: synonyms of the question's words (SPEC; default
+                                  wordnet|ppdb for en, cilin|mined for zh) that the context says near a
+                                  same-type distractor and not in the answer's sentence; --input as context
 
             examples:
               paraguide suggest --source wordnet --input questions.txt --output suggestions.jsonl
@@ -356,6 +359,7 @@ def _add_suggest(sub) -> None:
                   --input questions.txt
               paraguide suggest --source cilin --input questions_zh.txt
               paraguide suggest --source context --input dev-v1.1.json --output adversarial.jsonl
+              paraguide suggest --source near --input dev-v1.1.json --output near.jsonl
             """,
     )
     from paraguide.pipeline.jobs import SuggestJob
@@ -477,8 +481,11 @@ _BUILD_SOURCES = """\
                                   train for zh, Quora for en)
               ppdb[:FILE]         PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
                                   or 'word1 word2' list (default: the shared data's PPDB synonym pairs)
-              context             adversarial (the --adversarial / --mode context default): phrases near a
-                                  same-type distractor of the answer in the context
+              near[:SPEC]         adversarial (the --adversarial / --mode context default): a synonym of a
+                                  question word (SPEC; default wordnet|ppdb, zh cilin|mined) that the
+                                  context says near a same-type distractor of the answer, put in place
+              context             adversarial phrases near such a distractor, woven in by the paraphraser
+                                  (--preset rewrite, its default)
               none                no suggestion: free paraphrases
 """
 

@@ -340,7 +340,21 @@ def test_presets_fill_what_is_left_unset():
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")
     assert (rewrite.scorer, rewrite.substitution, rewrite.nbest, rewrite.rank) == ("sim", False, 1, "off")
-    assert BuildConfig(out="x", squad="s.json", adversarial=True).preset == "rewrite"
+    # adversarial: a synonym said near a distractor put in place; context chunks are woven in by the paraphraser
+    adversarial = BuildConfig(out="x", squad="s.json", adversarial=True)
+    assert (adversarial.preset, adversarial.source_spec(), adversarial.in_place, adversarial.reorder) == (
+        "adversarial",
+        "near",
+        True,
+        False,
+    )
+    assert (adversarial.indirect, adversarial.swap_check, adversarial.use) == (
+        False,
+        "gemma-en",
+        "adversarial",
+    )
+    assert BuildConfig(out="x", squad="s.json", adversarial=True, source="context").preset == "rewrite"
+    assert BuildConfig(out="x", squad="s.json", mode="context").source_spec() == "near"
     # an option given wins over the preset; a ranker given takes its own calibrated threshold
     mixed = BuildConfig(out="x", squad="s.json", scorer="sim", in_place=False, rank="sim")
     assert (mixed.scorer, mixed.in_place, mixed.substitution, mixed.rank_threshold) == (
@@ -694,6 +708,7 @@ def test_adversarial_uses_context_chunks(tagger, tmp_path):
         out=str(tmp_path / "adv"),
         squad=str(EXAMPLE),
         adversarial=True,
+        source="context",  # the default (near) is tested in test_context.py
         top_k=5,
         quiet=True,
         examples=0,

@@ -147,3 +147,58 @@ def test_suggest_command_reads_squad(tmp_path, capsys):
         [],
     ]
     assert "1 of 2 questions (50.0%)" in capsys.readouterr().err
+
+
+# Gan & Ng's figure 8, shortened: the answer 2009, the distractor 1963 and the words said near it.
+DOCTOR_WHO = (
+    "826 Doctor Who instalments have been televised since 1963. Starting with the 2009 special Planet of "
+    "the Dead, the series was filmed in 1080i for HDTV."
+)
+
+
+@needs_tagger
+def test_near_distractor_keeps_the_synonyms_said_near_a_distractor_and_not_by_the_answer():
+    from fakes import SpanSource
+
+    from paraguide.suggest import NearDistractor
+
+    question = "In what year did Doctor Who begin being shown in HDTV?"
+    lexical = SpanSource(
+        {
+            question: [
+                ("broadcast", "shown", (8, 9)),  # not in the context
+                ("filmed", "shown", (8, 9)),  # in the answer's sentence: it points at the answer too
+                ("showed", "shown", (8, 9)),  # the same word: no swap
+                ("televised", "shown", (8, 9)),  # one token from 1963
+                ("start", "begin", (6, 7)),  # not in the context
+            ]
+        }
+    )
+    source = NearDistractor(lexical)
+    [found] = source.suggest([question], contexts=[DOCTOR_WHO], answers=["2009"], answer_starts=[77])
+    assert [(s.text, s.matched, s.span, s.score, s.source, s.relation) for s in found] == [
+        ("televised", "shown", (8, 9), 0.5, "near", "year near '1963'")
+    ]
+    # no distractor of the answer's type, no suggestion; the context is required
+    [none] = source.suggest([question], contexts=[DOCTOR_WHO], answers=["Planet of the Dead"])
+    assert none == []
+    with pytest.raises(ValueError, match="need each question's context and answer"):
+        source.suggest([question])
+
+
+@needs_tagger
+def test_near_distractor_swaps_in_place_through_the_generator():
+    """The whole path: the near-distractor synonym put in place, inflected like the word it replaces
+    (Gan & Ng's adversarial question, made without a paraphraser)."""
+    from fakes import ScriptedParaphraser, SpanSource
+
+    from paraguide.pipeline.generate import Item, QuestionParaphraser
+    from paraguide.score.filters import ContainsSuggestion, DiffersFromSource, FilterChain
+    from paraguide.suggest import NearDistractor
+
+    question = "In what year did Doctor Who begin being shown in HDTV?"
+    source = NearDistractor(SpanSource({question: [("televise", "shown", (8, 9))]}))
+    generate = QuestionParaphraser(ScriptedParaphraser({}), source, FilterChain([DiffersFromSource(), ContainsSuggestion()]),
+                                   nbest=0, num_beams=1, in_place=True)  # fmt: skip
+    [outcome] = generate([Item("q", question, context=DOCTOR_WHO, answer="2009", answer_start=77)])
+    assert outcome.paraphrase == "In what year did Doctor Who begin being televised in HDTV?"

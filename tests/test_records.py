@@ -54,11 +54,13 @@ def test_presets_fill_what_is_left_unset():
     )
     assert en.source_spec() == "interrogative|wordnet&ppdb"
     adversarial = GeneratorConfig(lang="en", use="adversarial")
-    assert (adversarial.preset, adversarial.nbest, adversarial.source_spec()) == ("rewrite", 1, "context")
+    assert (adversarial.preset, adversarial.nbest, adversarial.source_spec()) == ("adversarial", 0, "near")
+    chunks = GeneratorConfig(lang="en", use="adversarial", source="context")  # woven in by the paraphraser
+    assert (chunks.preset, chunks.nbest) == ("rewrite", 1)
     zh = GeneratorConfig(lang="zh", scorer="embedding")  # a scorer given takes its own calibrated threshold
     assert (zh.scorer, zh.threshold, zh.rank) == ("embedding", None, "fluency")
     build = BuildConfig(out="o", squad="dev.json", mode="context", per_question=3)
-    assert (build.use, build.qa, build.alternatives, build.preset) == ("adversarial", True, 2, "rewrite")
+    assert (build.use, build.qa, build.alternatives, build.preset) == ("adversarial", True, 2, "adversarial")
     assert BuildConfig(out="o", pairs="p.tsv").generator_config() == GeneratorConfig(lang="en")
 
 

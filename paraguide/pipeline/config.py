@@ -36,8 +36,13 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     question-word-only 59.9 % -> 11.9 %). Chinese selects for depth (--select depth): a reordering that
 #     changes function words only (什么是X -> X是什么) or a synonym is taken before a question-word swap
 #     (什么 -> 啥), the narrowest perturbation (readers accept those nearly always).
-#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Adversarial
-#     (context-chunk) suggestions use it: a context chunk replaces no phrase.
+#   adversarial (the --adversarial default, source near): substitute's in-place swap, the synonym one the
+#     context says near a same-type distractor and not in the answer's sentence (suggest.NearDistractor; Gan &
+#     Ng's figure 8: "being shown" -> "been televised", the words near the wrong year); no reorderings, no
+#     indirect question (they keep the question's words: nothing adversarial in them).
+#   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Context-chunk
+#     suggestions (--source context) use it: a context chunk replaces no phrase. Readers accepted 5-12.5 %
+#     of its adversarial questions (docs/build.md).
 #   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
 #     top suggestions (all 4 beams each, English: deeper rewrites are rarely the first beam; Chinese, the best
 #     2: its lower beams read worse, reading 2026-11-26c), beside the in-place
@@ -77,6 +82,20 @@ PRESETS = {
         "select": "first",
         "swap_check": "off",
     },
+    "adversarial": {
+        "scorer": "embedding",
+        "substitution": True,
+        "in_place": True,
+        "nbest": 0,
+        "rank": "embedding",
+        "rank_threshold": 0.96,
+        "free": False,
+        "keep_content": False,
+        "reorder": False,
+        "indirect": False,
+        "select": "first",
+        "swap_check": "gemma-{lang}",
+    },
     "paraphrase": {
         "model": "gemma-{lang}",
         "scorer": "embedding",
@@ -102,6 +121,13 @@ LANG_PRESETS = {
         "select": "depth",
         "swap_check": "off",
     },
+    ("adversarial", "zh"): {
+        "scorer": "sim",
+        "threshold": 0.5,
+        "rank": "fluency",
+        "rank_threshold": None,
+        "swap_check": "off",
+    },
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
 SELECTIONS = ("first", "depth")
@@ -122,7 +148,7 @@ class GeneratorConfig:
     qa: bool = option("the items carry answers (the answer-leak filter runs)", False, cli=False)
     source: str | None = option(
         "suggestion source (see below; default: interrogative|wordnet&ppdb for en, interrogative|cilin&mined "
-        "for zh, context if adversarial)"
+        "for zh, near if adversarial)"
     )
     model: str | None = option(
         "paraphraser folder or bundled name (en, zh, gemma-en, gemma-zh; default: the preset's, else the "
@@ -130,7 +156,9 @@ class GeneratorConfig:
     )
     preset: str | None = option(
         "substitute (the default): the suggestion replaces its phrase, in place or by the paraphraser, and the "
-        "rest stays; rewrite (adversarial default): the paraphraser's free rewrite; paraphrase: the pretrained "
+        "rest stays; adversarial (the --adversarial default): a synonym the context says near a same-type "
+        "distractor put in place (--source near); rewrite (--source context's default): the paraphraser's "
+        "free rewrite; paraphrase: the pretrained "
         "paraphraser's free and suggestion-guided rewrites beside the in-place swaps, the deepest change that "
         "passes chosen. The options below left unset come from it"
     )
@@ -217,7 +245,9 @@ class GeneratorConfig:
     def resolve(self) -> None:
         """Fill the options left at None from the preset (default: by language and use)."""
         if self.preset is None and self.lang in DEFAULT_PRESET:
-            self.preset = "rewrite" if self.use == "adversarial" else DEFAULT_PRESET[self.lang]
+            self.preset = DEFAULT_PRESET[self.lang]
+            if self.use == "adversarial":  # context chunks replace no phrase: the paraphraser weaves them in
+                self.preset = "rewrite" if (self.source or "").startswith("context") else "adversarial"
         if self.preset not in PRESETS:
             return  # check() says so
         preset = {**PRESETS[self.preset], **LANG_PRESETS.get((self.preset, self.lang), {})}
@@ -256,7 +286,7 @@ class GeneratorConfig:
         """The suggestion source: as given, else the default for the language and use."""
         if self.source:
             return self.source
-        return "context" if self.use == "adversarial" else DEFAULT_SOURCE[self.lang]
+        return "near" if self.use == "adversarial" else DEFAULT_SOURCE[self.lang]
 
 
 @dataclass(kw_only=True)

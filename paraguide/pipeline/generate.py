@@ -122,8 +122,10 @@ class QuestionParaphraser:
 
     @classmethod
     def for_adversarial(cls, lang: str = "en", **options) -> QuestionParaphraser:
-        """Adversarial questions: context chunks near a same-type distractor of the answer as suggestions,
-        the paraphraser's free rewrite, the adversarial threshold. Items need context and answer."""
+        """Adversarial questions: a word of the question swapped in place for a synonym the context says near
+        a same-type distractor of the answer (source ``near``, preset ``adversarial``), the adversarial
+        thresholds; ``source="context"``: context chunks woven in by the paraphraser's free rewrite. Items
+        need context and answer."""
         return cls.from_config(GeneratorConfig(lang=lang, use="adversarial", qa=True, **options))
 
     def __call__(self, items: Sequence[Item]) -> list[Outcome]:

@@ -8,14 +8,17 @@ from pathlib import Path
 from paraguide.suggest.agreement import Agreement, Union
 from paraguide.suggest.alignment import AlignmentSuggester, Phrase, monolingual_alignment, occurs_in
 from paraguide.suggest.base import Suggestion, SuggestionSource
-from paraguide.suggest.context import ContextChunks
+from paraguide.suggest.context import ContextChunks, NearDistractor
 from paraguide.suggest.interrogative import Interrogatives
 from paraguide.suggest.lexicon import Cilin, WordNet
 from paraguide.suggest.mined import default_corpora, mined_table
 from paraguide.suggest.ppdb import PPDB, default_ppdb_path
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
-SOURCES = ("ppdb", "wordnet", "cilin", "mined", "interrogative", "context")
+SOURCES = ("ppdb", "wordnet", "cilin", "mined", "interrogative", "context", "near")
+# The synonyms a near-distractor source starts from: every sense of WordNet and PPDB (English), Cilin and the
+# mined pairs (Chinese); the distractor's sentence is the sense check.
+NEAR_LEXICAL = {"en": "wordnet|ppdb", "zh": "cilin|mined"}
 
 
 def load_source(spec: str, **options) -> SuggestionSource:
@@ -29,6 +32,10 @@ def load_source(spec: str, **options) -> SuggestionSource:
     than ``&``. Each source takes the ``options`` it uses: PPDB-like ones ``lang``, ``threshold``,
     ``relations`` ...; context ``lang`` and ``ner``; WordNet ``max_sense``; the others none.
     """
+    if spec.split(":")[0] == "near":  # before | and &: they belong to its SPEC
+        lang = options.get("lang", "en")
+        lexical = load_source(spec.partition(":")[2] or NEAR_LEXICAL[lang], **{**options, "max_sense": None})
+        return NearDistractor(lexical, lang=lang, ner=options.get("ner"))
     if "|" in spec:
         parts = [part.strip() for part in spec.split("|")]
         if "" in parts:
@@ -36,7 +43,7 @@ def load_source(spec: str, **options) -> SuggestionSource:
         return Union(*(load_source(p, **options) for p in parts))
     if "&" in spec:
         parts = [part.strip() for part in spec.split("&")]
-        if "" in parts or any(p.startswith("context") for p in parts):
+        if "" in parts or any(p.startswith(("context", "near")) for p in parts):
             raise ValueError(f"{spec!r}: agreement needs two or more lexical sources, as A&B")
         # WordNet takes synonyms from all its senses here: the other source is the sense check (a blind
         # reading found no loss against the first two senses, and more questions get a suggestion).
@@ -73,6 +80,8 @@ __all__ = [
     "ContextChunks",
     "Interrogatives",
     "KeyPhrase",
+    "NEAR_LEXICAL",
+    "NearDistractor",
     "Phrase",
     "Suggestion",
     "SuggestionSource",

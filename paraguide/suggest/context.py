@@ -17,11 +17,12 @@ test of whether a QA model reads the question or matches words.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from paraguide.arguments import texts
-from paraguide.suggest.base import Suggestion
+from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.text.chunks import GRAMMAR, chunk, sentences
 from paraguide.text.entities import ANSWER_TYPES, NAME_TYPES, Entity, EntityFinder
 from paraguide.text.match import contains
@@ -36,6 +37,7 @@ __all__ = [
     "NAME_TYPES",
     "ContextChunks",
     "Entity",
+    "NearDistractor",
     "EntityFinder",
     "chunk",
     "sentences",
@@ -140,3 +142,109 @@ class ContextChunks:
                         phrase, entity.text, None, score, self.name, f"{entity.type} {label}"
                     )
         return sorted(best.values(), key=lambda s: (-s.score, s.text))
+
+
+class NearDistractor:
+    """Adversarial swaps (Gan & Ng §3.2, their figure 8: "In what year did Doctor Who begin *being shown* in
+    HDTV?" -> "Since what year has Doctor Who *been televised* in HDTV?", the words the context uses near
+    the wrong year 1963): a word of the question replaced by a synonym the context says near a same-type
+    distractor, and not in the answer's sentence.
+
+    ``lexical``: where the synonyms come from (English: WordNet, all senses, and PPDB; Chinese: Cilin and
+    the mined pairs -- the context is the sense check here, and the generator's filters the rest). Each
+    suggestion keeps the question's span, so the generator puts it in place like any synonym (inflected
+    like the word it replaces): the question still asks the same thing, in the words of the distractor's
+    sentence -- the string match an extractive QA model leans on, pointed at the wrong answer. Scored by
+    the nearest distance to the distractor, 1 / (1 + tokens between)."""
+
+    name = "near"
+    needs_context = True
+
+    def __init__(self, lexical: SuggestionSource, lang: str = "en", ner: str | None = None, finder=None):
+        self.lexical, self.lang = lexical, lang
+        self.chunks = ContextChunks(lang, ner, finder=finder)
+        self.files = tuple(getattr(lexical, "files", ())) + self.chunks.files
+
+    def suggest(
+        self,
+        questions: Sequence[str],
+        top_k: int | None = None,
+        contexts: Sequence[str] | None = None,
+        answers: Sequence[str] | None = None,
+        answer_starts: Sequence[int | None] | None = None,
+    ) -> list[list[Suggestion]]:
+        """Ranked suggestions for each question, nearest first (at most ``top_k``); ``contexts`` and
+        ``answers`` are required, ``answer_starts`` as for :class:`ContextChunks`."""
+        questions = texts(questions, "questions")
+        if contexts is None or answers is None:
+            raise ValueError("near-distractor suggestions need each question's context and answer")
+        starts = answer_starts or [None] * len(questions)
+        synonyms = self.lexical.suggest(questions)
+        results = []
+        for found, context, answer, start in zip(synonyms, contexts, answers, starts, strict=True):
+            kept = self._one(found, context, answer, start) if found else []
+            results.append(kept[:top_k] if top_k else kept)
+        return results
+
+    def _one(self, found: list[Suggestion], context: str, answer: str, start: int | None) -> list[Suggestion]:
+        if start is None or context[start : start + len(answer)] != answer:
+            start = context.find(answer)
+            start = start if start >= 0 else None
+        spans = sentences(context, self.lang)
+        answer_words: set[str] = set()
+        if start is not None:
+            a, b = next(((s, e) for s, e in spans if s <= start < e), (0, len(context)))
+            answer_words = {k for t in tokenize(context[a:b], self.lang) for k in self._keys(t)}
+        from paraguide.text.pos import pos_tag
+
+        best: dict[tuple[str, str], Suggestion] = {}
+        for entity in self.chunks.distractors(context, answer, start):
+            a, b = next(((s, e) for s, e in spans if s <= entity.start < e), (0, len(context)))
+            tokens = pos_tag(context[a:b], self.lang)
+            at = [i for i, t in enumerate(tokens) if t.start < entity.end - a and entity.start - a < t.end]
+            if not at:
+                continue
+            where: dict[str, list[int]] = {}
+            for i, t in enumerate(tokens):
+                for k in self._keys(t.text):
+                    where.setdefault(k, []).append(i)
+            for s in found:
+                if s.span is None or not s.matched or self._same_word(s.matched, s.text):
+                    continue
+                words = tokenize(s.text, self.lang)
+                keys = [self._keys(w) for w in words]
+                if (
+                    not words
+                    or any(not k & where.keys() for k in keys)
+                    or any(k & answer_words for k in keys)
+                ):
+                    continue  # not said near the distractor, or said in the answer's sentence too
+                positions = [i for k in keys for key in k & where.keys() for i in where[key]]
+                distance = min(max(0, i - at[-1] - 1, at[0] - i - 1) for i in positions)  # tokens between
+                score = round(1 / (1 + distance), 4)
+                key = (s.matched.lower(), s.text.lower())
+                if key not in best or best[key].score < score:
+                    best[key] = Suggestion(
+                        s.text, s.matched, s.span, score, self.name, f"{entity.type} near {entity.text!r}"
+                    )
+        return sorted(best.values(), key=lambda s: (-s.score, s.text))
+
+    def _keys(self, word: str) -> frozenset[str]:
+        """What a word is matched by: its lemmas (English), the word itself (Chinese)."""
+        from paraguide.text.substitute import lemmas
+
+        word = word.lower()
+        if self.lang == "en" and word.isalpha():
+            return lemmas(word) - self.chunks.finder.stopwords or frozenset([word])
+        return frozenset([word]) - self.chunks.finder.stopwords
+
+    def _same_word(self, matched: str, text: str) -> bool:
+        """Another form of the same word ("proved" -> "proven", "justify" -> "justification", "center" ->
+        "centre"): no synonym, and the in-place swap would only change its form."""
+        a, b = matched.lower(), text.lower()
+        if self.lang != "en":
+            return a == b
+        if self._keys(a) & self._keys(b):
+            return True
+        common = len(os.path.commonprefix([a, b]))
+        return common >= 4 and common >= 0.6 * min(len(a), len(b))
