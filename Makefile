@@ -1,6 +1,7 @@
 # paraguide: set up a virtual environment and run the main job or the tests.
 #   make demo    set everything up, then build a paraphrased test set from the bundled SQuAD-format example
-#                (the main job; no arguments, no shared data needed)
+#                (the main job; no arguments, no shared data needed), and print the pretrained
+#                paraphraser's raw rewrites of a few of its questions
 #   make test    set everything up, then lint and run the tests
 #   make test-fast  set everything up, then run the tests not marked slow (no lint; under a minute)
 # Variables: PYTHON (interpreter for the venv), TORCH (pip spec installed first; on a GPU machine pass
@@ -26,6 +27,7 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(BIN)/paraguide build-testset --squad examples/data/squad_en.json --source ppdb:examples/data/ppdb_en.txt \
 		--top-k 5 --out runs/demo/testset --overwrite
+	$(BIN)/paraguide paraphrase --input examples/data/rewrite_en.tsv --model gemma-en --format text --dtype float32
 
 # The English QA experiment end to end on the bundled example: test set, augmentation, two QA models, report.
 experiment: setup

@@ -31,19 +31,24 @@ def test_python_api_section_runs(tmp_path, monkeypatch):
 
 
 def test_demo_prints_what_the_readme_quotes(tmp_path, monkeypatch, capsys, tagger):
-    """`make demo`'s command (read from the Makefile) prints the README's quote exactly, with or without
+    """`make demo`'s commands (read from the Makefile) print the README's quotes exactly, with or without
     the shared data, given NLTK's English tagger (CI runs this test both ways; without the tagger the demo
-    warns and puts suggestions in place unchecked, and this test skips)."""
+    warns and puts suggestions in place unchecked, and this test skips): the test set, then the pretrained
+    paraphraser's raw rewrites."""
     import re
     import shlex
 
     from paraguide.cli import main
 
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\ndemo:")[1].split("\n\n")[0]
-    command = shlex.split(recipe.split("$(BIN)/paraguide", 1)[1].replace("\\\n", " "))
+    commands = [shlex.split(c.replace("\\\n", " ")) for c in recipe.split("$(BIN)/paraguide")[1:]]
+    assert [c[0] for c in commands] == ["build-testset", "paraphrase"]
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     monkeypatch.chdir(tmp_path)
-    assert main([*command, "--quiet"]) == 0
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    quote = re.search(r"```\n(testset: .*?)```", readme, re.S).group(1)
-    assert capsys.readouterr().out == quote
+    quotes = [
+        re.search(rf"```\n({start}.*?)```", readme, re.S).group(1) for start in ("testset: ", "Who built ")
+    ]
+    for command, quote in zip(commands, quotes, strict=True):
+        assert main([*command, *(["--quiet"] if command[0] == "build-testset" else [])]) == 0
+        assert capsys.readouterr().out == quote

@@ -248,6 +248,14 @@ def test_paraphrase_command_reads_files_and_writes_jsonl(corpus, tmp_path):
         ("how can i learn piano?", "", 2),
     ]
     assert set(rows[0]["paraphrases"][0]) == {"text", "score", "includes_suggestion"}
+    # --format text: the same paraphrases, for reading
+    text = tmp_path / "out.txt"
+    assert main([*argv.split(), "--output", str(text), "--format", "text"]) == 0
+    expected = "".join(
+        f"{r['question']}  [{r['suggestion']}]\n" + "".join(f"  -> {p['text']}\n" for p in r["paraphrases"])
+        for r in rows
+    )
+    assert text.read_text() == expected
 
 
 def test_paraphrase_command_errors(tmp_path, capsys):

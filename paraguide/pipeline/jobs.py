@@ -36,12 +36,14 @@ def paraphrase_file(
     items: Sequence[QuestionInput],
     output: str | None = None,
     input_file: str | None = None,
+    output_format: str = "jsonl",
     **generation,
 ) -> list[list]:
     """Paraphrase ``items`` (``generation``: :meth:`Paraphraser.paraphrase`'s options) and write one JSONL
-    line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion.
-    The output is opened before generation starts, so an unwritable path fails at once (``input_file``:
-    where ``items`` came from, which the output must not replace)."""
+    line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion
+    (``output_format="text"``: the question and its suggestion in brackets, then each paraphrase after
+    "->", for reading). The output is opened before generation starts, so an unwritable path fails at once
+    (``input_file``: where ``items`` came from, which the output must not replace)."""
     with _output(output, input_file) as out:
         # A question without a word (emoji, symbols or punctuation alone) is not paraphrased: the model would
         # only spell out broken bytes. Its line says so and has no paraphrases.
@@ -66,7 +68,11 @@ def paraphrase_file(
             }
             if not word:
                 record["not_paraphrased"] = NO_WORD
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if output_format == "text":
+                out.write(f"{item.question}  [{item.suggestion or ''}]\n")
+                out.writelines(f"  -> {p.text}\n" for p in paraphrases)
+            else:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return results
 
 
@@ -198,6 +204,11 @@ class ParaphraseJob:
     )
     input: str | None = option("file of questions (txt, tsv or jsonl)")
     output: str | None = option("JSONL to write (default: standard output)")
+    format: str = option(
+        "jsonl (one record per input) or text (each question [suggestion], then its paraphrases after ->)",
+        "jsonl",
+        choices=("jsonl", "text"),
+    )
     model: str | None = option(
         "model folder written by paraguide train, or a bundled one by name: en, zh, gemma-en, gemma-zh "
         "(default: the bundled model for --lang)"
@@ -249,6 +260,7 @@ class ParaphraseJob:
             items,
             self.output,
             self.input,
+            output_format=self.format,
             num_beams=self.num_beams,
             num_return_sequences=self.num_return,
             batch_size=self.batch_size,
