@@ -179,6 +179,11 @@ def test_near_distractor_keeps_the_synonyms_said_near_a_distractor_and_not_by_th
     assert [(s.text, s.matched, s.span, s.score, s.source, s.relation) for s in found] == [
         ("televised", "shown", (8, 9), 0.5, "near", "year near '1963'")
     ]
+    # a unit is never swapped ("in the last three minutes" -> "seconds", reading 2026-11-27zo)
+    from paraguide.suggest import Suggestion
+
+    assert source._unit(Suggestion("seconds", "minutes", (3, 4), 1.0, "wordnet"))
+    assert not source._unit(Suggestion("televised", "shown", (8, 9), 1.0, "wordnet"))
     # no distractor of the answer's type, no suggestion; the context is required
     [none] = source.suggest([question], contexts=[DOCTOR_WHO], answers=["Planet of the Dead"])
     assert none == []

@@ -144,6 +144,17 @@ class ContextChunks:
         return sorted(best.values(), key=lambda s: (-s.score, s.text))
 
 
+# Units: WordNet puts "minute" and "second" in one synset ("moment"), and a passage that counts seconds near a
+# distractor offers it for "minutes" -- another question ("in the last three minutes" -> "seconds", reading
+# 2026-11-27zo). A unit is never swapped, nor swapped in.
+_UNITS = frozenset(
+    ["second", "minute", "hour", "day", "week", "month", "year", "decade", "century", "millennium", "inch",
+     "foot", "feet", "yard", "mile", "metre", "meter", "kilometre", "kilometer", "centimetre", "centimeter",
+     "millimetre", "millimeter", "acre", "hectare", "gram", "kilogram", "pound", "ounce", "ton", "tonne",
+     "litre", "liter", "gallon", "degree", "percent", "dollar", "cent", "euro"]
+)  # fmt: skip
+
+
 class NearDistractor:
     """Adversarial swaps (Gan & Ng §3.2, their figure 8: "In what year did Doctor Who begin *being shown* in
     HDTV?" -> "Since what year has Doctor Who *been televised* in HDTV?", the words the context uses near
@@ -197,10 +208,19 @@ class NearDistractor:
             answer_words = {k for t in tokenize(context[a:b], self.lang) for k in self._keys(t)}
         from paraguide.text.pos import pos_tag
 
+        candidates = [
+            s
+            for s in found
+            if s.span is not None
+            and s.matched
+            and not self._same_word(s.matched, s.text)
+            and not self._unit(s)
+        ]
         best: dict[tuple[str, str], Suggestion] = {}
+        tagged: dict[int, list] = {}  # each distractor sentence's tokens, once
         for entity in self.chunks.distractors(context, answer, start):
             a, b = next(((s, e) for s, e in spans if s <= entity.start < e), (0, len(context)))
-            tokens = pos_tag(context[a:b], self.lang)
+            tokens = tagged.setdefault(a, pos_tag(context[a:b], self.lang))
             at = [i for i, t in enumerate(tokens) if t.start < entity.end - a and entity.start - a < t.end]
             if not at:
                 continue
@@ -208,16 +228,10 @@ class NearDistractor:
             for i, t in enumerate(tokens):
                 for k in self._keys(t.text):
                     where.setdefault(k, []).append(i)
-            for s in found:
-                if s.span is None or not s.matched or self._same_word(s.matched, s.text):
-                    continue
-                words = tokenize(s.text, self.lang)
-                keys = [self._keys(w) for w in words]
-                if (
-                    not words
-                    or any(not k & where.keys() for k in keys)
-                    or any(k & answer_words for k in keys)
-                ):
+            for s in candidates:
+                # its content words (a stop word, "out" of "set out", is said everywhere)
+                keys = [k for k in map(self._keys, tokenize(s.text, self.lang)) if k]
+                if not keys or any(not k & where.keys() or k & answer_words for k in keys):
                     continue  # not said near the distractor, or said in the answer's sentence too
                 positions = [i for k in keys for key in k & where.keys() for i in where[key]]
                 distance = min(max(0, i - at[-1] - 1, at[0] - i - 1) for i in positions)  # tokens between
@@ -230,13 +244,21 @@ class NearDistractor:
         return sorted(best.values(), key=lambda s: (-s.score, s.text))
 
     def _keys(self, word: str) -> frozenset[str]:
-        """What a word is matched by: its lemmas (English), the word itself (Chinese)."""
+        """What a word is matched by: its lemmas (English), the word itself (Chinese); nothing for a stop
+        word or punctuation."""
         from paraguide.text.substitute import lemmas
 
         word = word.lower()
-        if self.lang == "en" and word.isalpha():
-            return lemmas(word) - self.chunks.finder.stopwords or frozenset([word])
-        return frozenset([word]) - self.chunks.finder.stopwords
+        if word in self.chunks.finder.stopwords or not is_word(word):
+            return frozenset()
+        return lemmas(word) if self.lang == "en" and word.isalpha() else frozenset([word])
+
+    def _unit(self, s: Suggestion) -> bool:
+        """Does the suggestion or the phrase it replaces name a unit (of time, length, weight, money ...)?"""
+        if self.lang != "en":
+            return False
+        words = tokenize(f"{s.matched} {s.text}", self.lang)
+        return any(self._keys(w) & _UNITS for w in words)
 
     def _same_word(self, matched: str, text: str) -> bool:
         """Another form of the same word ("proved" -> "proven", "justify" -> "justification", "center" ->
