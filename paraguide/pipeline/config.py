@@ -53,7 +53,7 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     about 90 % of those against 47 % of the paraphraser's rewrites: readings 2026-11-26e/f), else the one
 #     that changes the question most (a question-word-only or function-word-only change only when nothing
 #     else passed). Blind readings of its rewrites and each filter's precision: docs/build.md.
-PRESETS = {
+PRESETS: dict[str, dict] = {
     "substitute": {
         "scorer": "embedding",
         "substitution": True,
@@ -82,20 +82,6 @@ PRESETS = {
         "select": "first",
         "swap_check": "off",
     },
-    "adversarial": {
-        "scorer": "embedding",
-        "substitution": True,
-        "in_place": True,
-        "nbest": 0,
-        "rank": "embedding",
-        "rank_threshold": 0.96,
-        "free": False,
-        "keep_content": False,
-        "reorder": False,
-        "indirect": False,
-        "select": "first",
-        "swap_check": "gemma-{lang}",
-    },
     "paraphrase": {
         "model": "gemma-{lang}",
         "scorer": "embedding",
@@ -112,6 +98,7 @@ PRESETS = {
         "swap_check": "off",
     },
 }
+PRESETS["adversarial"] = {**PRESETS["substitute"], "reorder": False, "indirect": False}
 LANG_PRESETS = {
     ("substitute", "zh"): {
         "scorer": "sim",
@@ -121,15 +108,9 @@ LANG_PRESETS = {
         "select": "depth",
         "swap_check": "off",
     },
-    ("adversarial", "zh"): {
-        "scorer": "sim",
-        "threshold": 0.5,
-        "rank": "fluency",
-        "rank_threshold": None,
-        "swap_check": "off",
-    },
     ("paraphrase", "zh"): {"scorer": "sim", "rank": "fluency", "rank_threshold": None, "nbest": 2},
 }
+LANG_PRESETS["adversarial", "zh"] = {**LANG_PRESETS["substitute", "zh"], "select": "first"}
 SELECTIONS = ("first", "depth")
 DEFAULT_PRESET = {"en": "substitute", "zh": "substitute"}
 USES = ("testset", "augment", "adversarial")
