@@ -27,7 +27,8 @@ from paraguide.text.chunks import GRAMMAR, chunk, sentences
 from paraguide.text.entities import ANSWER_TYPES, NAME_TYPES, Entity, EntityFinder
 from paraguide.text.match import contains
 from paraguide.text.stopwords import is_word
-from paraguide.text.tokenize import tokenize
+from paraguide.text.substitute import lemmas
+from paraguide.text.tokenize import tokenize, tokenize_spans
 
 # Answer typing and entities live in paraguide.text.entities, chunking in paraguide.text.chunks; their names
 # stay importable from here.
@@ -42,6 +43,23 @@ __all__ = [
     "chunk",
     "sentences",
 ]
+
+
+def _passages(questions, contexts, answers, answer_starts, what: str) -> tuple[list[str], Sequence]:
+    """The questions and each one's answer offset (None where unknown); ValueError naming ``what`` when the
+    contexts or answers are missing: a context source reads each question's passage and answer."""
+    questions = texts(questions, "questions")
+    if contexts is None or answers is None:
+        raise ValueError(f"{what} need each question's context and answer")
+    return questions, answer_starts or [None] * len(questions)
+
+
+def _answer_start(context: str, answer: str, start: int | None) -> int | None:
+    """The answer's character offset: ``start`` where the answer is there, else its first occurrence (None
+    where it is nowhere)."""
+    if start is None or context[start : start + len(answer)] != answer:
+        start = context.find(answer)
+    return start if start >= 0 else None
 
 
 class ContextChunks:
@@ -91,19 +109,14 @@ class ContextChunks:
         """Ranked suggestions for each question, best first (at most ``top_k``). ``contexts`` and ``answers``
         (required): each question's context and answer; ``answer_starts``: the answers' character offsets
         in their contexts, where known (else the answer's first occurrence)."""
-        questions = texts(questions, "questions")
-        if contexts is None or answers is None:
-            raise ValueError("context suggestions need each question's context and answer")
-        starts = answer_starts or [None] * len(questions)
+        questions, starts = _passages(questions, contexts, answers, answer_starts, "context suggestions")
         results = []
         for question, context, answer, start in zip(questions, contexts, answers, starts, strict=True):
             results.append(self._one(question, context, answer, start)[:top_k] if top_k else self._one(question, context, answer, start))  # fmt: skip
         return results
 
     def _one(self, question: str, context: str, answer: str, answer_start: int | None) -> list[Suggestion]:
-        if answer_start is None or context[answer_start : answer_start + len(answer)] != answer:
-            found = context.find(answer)
-            answer_start = found if found >= 0 else None
+        answer_start = _answer_start(context, answer, answer_start)
         from paraguide.text.pos import pos_tag
 
         answer_words = self._content(answer)
@@ -186,10 +199,9 @@ class NearDistractor:
     ) -> list[list[Suggestion]]:
         """Ranked suggestions for each question, nearest first (at most ``top_k``); ``contexts`` and
         ``answers`` are required, ``answer_starts`` as for :class:`ContextChunks`."""
-        questions = texts(questions, "questions")
-        if contexts is None or answers is None:
-            raise ValueError("near-distractor suggestions need each question's context and answer")
-        starts = answer_starts or [None] * len(questions)
+        questions, starts = _passages(
+            questions, contexts, answers, answer_starts, "near-distractor suggestions"
+        )
         synonyms = self.lexical.suggest(questions)
         results = []
         for found, context, answer, start in zip(synonyms, contexts, answers, starts, strict=True):
@@ -198,16 +210,12 @@ class NearDistractor:
         return results
 
     def _one(self, found: list[Suggestion], context: str, answer: str, start: int | None) -> list[Suggestion]:
-        if start is None or context[start : start + len(answer)] != answer:
-            start = context.find(answer)
-            start = start if start >= 0 else None
+        start = _answer_start(context, answer, start)
         spans = sentences(context, self.lang)
         answer_words: set[str] = set()
         if start is not None:
             a, b = next(((s, e) for s, e in spans if s <= start < e), (0, len(context)))
             answer_words = {k for t in tokenize(context[a:b], self.lang) for k in self._keys(t)}
-        from paraguide.text.pos import pos_tag
-
         candidates = [
             s
             for s in found
@@ -217,10 +225,10 @@ class NearDistractor:
             and not self._unit(s)
         ]
         best: dict[tuple[str, str], Suggestion] = {}
-        tagged: dict[int, list] = {}  # each distractor sentence's tokens, once
+        tagged: dict[int, list] = {}  # each distractor sentence's tokens (offsets only: no tagger), once
         for entity in self.chunks.distractors(context, answer, start):
             a, b = next(((s, e) for s, e in spans if s <= entity.start < e), (0, len(context)))
-            tokens = tagged.setdefault(a, pos_tag(context[a:b], self.lang))
+            tokens = tagged.setdefault(a, tokenize_spans(context[a:b], self.lang))
             at = [i for i, t in enumerate(tokens) if t.start < entity.end - a and entity.start - a < t.end]
             if not at:
                 continue
@@ -246,8 +254,6 @@ class NearDistractor:
     def _keys(self, word: str) -> frozenset[str]:
         """What a word is matched by: its lemmas (English), the word itself (Chinese); nothing for a stop
         word or punctuation."""
-        from paraguide.text.substitute import lemmas
-
         word = word.lower()
         if word in self.chunks.finder.stopwords or not is_word(word):
             return frozenset()

@@ -918,63 +918,30 @@ def _zh_in_language(q: str, toks: list[TaggedToken]) -> str | None:
     return out
 
 
-# The frames of an indirect question, as people ask on a question site: (before, after). Chosen by the
-# question's checksum, so that a set is not one template; "谁知道" not where the question asks "谁".
-_INDIRECT_FRAMES = (("你知道", "吗"), ("谁知道", ""), ("有谁知道", "吗"), ("我想知道", ""))
-# Question words an indirect question can embed (jieba's words; 哪 / 几 / 怎 as a word's first character:
-# 哪家, 几年, 怎么样), and words that are none (哪怕 "even if", 几乎 "almost", 怎能 asks nothing).
-_INDIRECT_WH = {
-    "什么",
-    "啥",
-    "谁",
-    "多少",
-    "多久",
-    "多长",
-    "多大",
-    "多远",
-    "多高",
-    "为什么",
-    "为啥",
-    "为何",
-    "如何",
-}
+# The frames of an indirect question, as people ask on a question site: (before, after, keeps the question
+# mark). Chosen by the question's checksum, so that a set is not one template; "谁知道" not where the question
+# asks "谁"; 我想知道 makes a statement (我想知道怎么寄明信片).
+_INDIRECT_FRAMES = (
+    ("你知道", "吗", True),
+    ("谁知道", "", True),
+    ("有谁知道", "吗", True),
+    ("我想知道", "", False),
+)
+# Question words an indirect question can embed (jieba's words; 哪 / 几 / 怎 / 什么 as a word's first
+# character: 哪家, 几年, 怎么样, 什么样), and words that are none (哪怕 "even if", 几乎 "almost", 怎能 asks nothing).
+_INDIRECT_WH = (_ZH_QUESTION - {"吗"}) | {"多久", "多长", "多大", "多远", "多高"}
 _INDIRECT_NOT_WH = {"哪怕", "几乎", "几何", "几率", "怎能"}
 # A yes-no question already (you know whether ... 吗 would ask twice), a request, or a question that speaks
 # to its reader (你知道你 ...): no indirect question.
-_INDIRECT_REFUSED = (
-    "吗", "是否", "能否", "可否", "与否", "知道", "请问", "问一下", "问下", "你", "您", "还是",
-)  # fmt: skip
+_INDIRECT_REFUSED = ("吗", "是否", "能否", "可否", "与否", "知道", "请问", "问一下", "问下", "你", "您", "还是")  # fmt: skip
 # The asker: a question about oneself asked of "whoever knows" reads wrong (谁知道我长得太帅了怎么办, reading
 # 2026-11-27zn), and 我想知道我 ... says 我 twice.
 _INDIRECT_ASKER = {"我", "我们", "俺", "本人"}
-_INDIRECT_REQUESTS = (
-    "求",
-    "请",
-    "帮",
-    "推荐",
-    "介绍",
-    "给",
-    "告诉",
-    "麻烦",
-    "跪求",
-    "急求",
-    "问",
-    "谁有",
-)  # 谁有: "send me"
+_INDIRECT_REQUESTS = ("求", "请", "帮", "推荐", "介绍", "给", "告诉", "麻烦", "跪求", "急求", "问", "谁有")  # 谁有: "send me"  # fmt: skip
 # A search for pictures or files (我姓什么图片), not a question one asks a person.
-_INDIRECT_QUERIES = {
-    "图片",
-    "图",
-    "头像",
-    "壁纸",
-    "视频",
-    "大全",
-    "全集",
-    "下载",
-    "在线观看",
-    "txt",
-    "百度云",
-}
+_INDIRECT_QUERIES = {"图片", "图", "头像", "壁纸", "视频", "大全", "全集", "下载", "在线观看", "txt", "百度云"}  # fmt: skip
+# A second clause or sentence; 什么都 / 谁也: a question word that asks nothing ("anything"); 么 a particle.
+_INDIRECT_BREAKS = _ZH_CLAUSE | set(_ZH_TAIL) | {"…", "...", "都", "也", "么"}
 _A_NOT_A = re.compile(r"(.)[不没]\1")  # 好不好, 能不能, 有没有: a yes-no question
 
 
@@ -1002,15 +969,13 @@ def _zh_indirect(q: str, toks: list[TaggedToken]) -> str | None:
         or text.startswith(_INDIRECT_REQUESTS)
     ):
         return None
-    if any(t.text in _ZH_CLAUSE | set(_ZH_TAIL) | {"…", "...", "都", "也", "么"} for t in body):
-        return None  # a second clause; 什么都 / 谁也: a question word that asks nothing ("anything")
+    if any(t.text in _INDIRECT_BREAKS for t in body):
+        return None
     if any(t.text in _INDIRECT_ASKER for t in body):
         return None  # 我皮肤又黄又黑怎么办 -> 你知道我 ... 怎么办吗: one's own trouble (reading 2026-11-27zn)
-    frames = [(before, after) for before, after in _INDIRECT_FRAMES if not ("谁" in before and "谁" in text)]
-    before, after = frames[zlib.crc32(q.encode("utf-8")) % len(frames)]
-    if not after and before == "我想知道":
-        mark = ""  # a statement: 我想知道怎么寄明信片
-    return f"{before}{text}{after}{mark}"
+    frames = [f for f in _INDIRECT_FRAMES if not ("谁" in f[0] and "谁" in text)]
+    before, after, keeps_mark = frames[zlib.crc32(q.encode("utf-8")) % len(frames)]
+    return f"{before}{text}{after}{mark if keeps_mark else ''}"
 
 
 RULES = (
