@@ -350,7 +350,7 @@ def _add_suggest(sub) -> None:
               context             adversarial: phrases near a same-type distractor of the answer in the
                                   context; --input is SQuAD JSON or JSONL with question, context, answer
               near[:SPEC]         adversarial swaps: synonyms of the question's words (SPEC; default
-                                  wordnet|ppdb for en, cilin|mined for zh) that the context says near a
+                                  wordnet|ppdb for en, cilin for zh) that the context says near a
                                   same-type distractor and not in the answer's sentence; --input as context
 
             examples:
@@ -482,7 +482,7 @@ _BUILD_SOURCES = """\
               ppdb[:FILE]         PPDB 2.0 rules, the human-labelled TSV, or your own 'phrase<TAB>paraphrase'
                                   or 'word1 word2' list (default: the shared data's PPDB synonym pairs)
               near[:SPEC]         adversarial (the --adversarial / --mode context default): a synonym of a
-                                  question word (SPEC; default wordnet|ppdb, zh cilin|mined) that the
+                                  question word (SPEC; default wordnet|ppdb, zh cilin) that the
                                   context says near a same-type distractor of the answer, put in place
               context             adversarial phrases near such a distractor, woven in by the paraphraser
                                   (--preset rewrite, its default)

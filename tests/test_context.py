@@ -184,6 +184,11 @@ def test_near_distractor_keeps_the_synonyms_said_near_a_distractor_and_not_by_th
 
     assert source._unit(Suggestion("seconds", "minutes", (3, 4), 1.0, "wordnet"))
     assert not source._unit(Suggestion("televised", "shown", (8, 9), 1.0, "wordnet"))
+    # Chinese units too: 领取时间 -> 领取年月 asks for a month (reading 2026-11-27zp)
+    chinese = NearDistractor(lexical, lang="zh")
+    assert chinese._unit(Suggestion("年月", "时间", (5, 6), 1.0, "cilin"))
+    assert chinese._unit(Suggestion("几天", "多久", (3, 4), 1.0, "cilin"))
+    assert not chinese._unit(Suggestion("番茄", "西红柿", (2, 3), 1.0, "cilin"))
     # no distractor of the answer's type, no suggestion; the context is required
     [none] = source.suggest([question], contexts=[DOCTOR_WHO], answers=["Planet of the Dead"])
     assert none == []

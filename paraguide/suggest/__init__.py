@@ -16,9 +16,10 @@ from paraguide.suggest.ppdb import PPDB, default_ppdb_path
 from paraguide.suggest.textrank import KeyPhrase, TextRank
 
 SOURCES = ("ppdb", "wordnet", "cilin", "mined", "interrogative", "context", "near")
-# The synonyms a near-distractor source starts from: every sense of WordNet and PPDB (English), Cilin and the
-# mined pairs (Chinese); the distractor's sentence is the sense check.
-NEAR_LEXICAL = {"en": "wordnet|ppdb", "zh": "cilin|mined"}
+# The synonyms a near-distractor source starts from: every sense of WordNet and PPDB (English), Cilin
+# (Chinese); the distractor's sentence is the sense check. Not the mined pairs in Chinese: they pair words
+# that occur together (卖 / 吃, 微信 / 加), which a passage says near anything (reading 2026-11-27zp).
+NEAR_LEXICAL = {"en": "wordnet|ppdb", "zh": "cilin"}
 
 
 def load_source(spec: str, **options) -> SuggestionSource:

@@ -166,6 +166,12 @@ _UNITS = frozenset(
      "millimetre", "millimeter", "acre", "hectare", "gram", "kilogram", "pound", "ounce", "ton", "tonne",
      "litre", "liter", "gallon", "degree", "percent", "dollar", "cent", "euro"]
 )  # fmt: skip
+# Chinese: Cilin puts 时间 and 年月 together ("领取时间" -> "领取年月" asks for a month, reading 2026-11-27zp).
+_UNITS_ZH = frozenset(
+    ["秒", "秒钟", "分", "分钟", "小时", "钟头", "天", "日", "号", "周", "星期", "礼拜", "月", "月份", "年",
+     "年份", "年月", "年代", "世纪", "时间", "日期", "时候", "米", "公里", "千米", "厘米", "毫米", "里", "亩",
+     "公顷", "克", "千克", "公斤", "斤", "两", "吨", "升", "毫升", "元", "块", "角", "度", "岁"]
+)  # fmt: skip
 
 
 class NearDistractor:
@@ -262,7 +268,8 @@ class NearDistractor:
     def _unit(self, s: Suggestion) -> bool:
         """Does the suggestion or the phrase it replaces name a unit (of time, length, weight, money ...)?"""
         if self.lang != "en":
-            return False
+            # a unit, or a count of one (几天, 多少年)
+            return any(w.removeprefix("多少").removeprefix("几") in _UNITS_ZH for w in (s.matched, s.text))
         words = tokenize(f"{s.matched} {s.text}", self.lang)
         return any(self._keys(w) & _UNITS for w in words)
 
