@@ -308,6 +308,8 @@ def test_chinese_copula_swap_both_ways_and_refusals():
         "邮箱后缀是什么",
         "什么是我该做的",
         "青铜门后面是什么",
+        "学名是什么？",
+        "网址是什么啊",
     ]
     got = _zh(questions)
     assert got == [
@@ -318,6 +320,8 @@ def test_chinese_copula_swap_both_ways_and_refusals():
         [],  # which suffix, not what a suffix is
         [],
         [],
+        [],  # its name, not what a name is (reading 2026-11-27zn)
+        [],  # the address
     ]
     # the rules added on 2026-11-27: the question word before what it asks about, a search query asked as a
     # question
