@@ -75,8 +75,9 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
         and x_toks[-1].text in _ATTRIBUTES | {"意思", "答案", "含义", "原因"}
     ):
         return None  # 反义词是什么 asks for the word, not what an antonym is (reading 2026-11-27za)
+    # 学名是什么 asks for its name, 网址是什么 for the address, not what they are (reading 2026-11-27zn)
     if order == "end" and words[-1] == "什么" and x_toks[-1].text.endswith(("名", "址", "号", "码", "称")):
-        return None  # 学名是什么 asks for its name, 网址是什么 for the address, not what they are (reading zn)
+        return None
     if words[-1] == "什么" and order == "end" and len(x_toks) > 1:
         return None  # 口蹄疫是什么 asks what it is; 邮箱后缀是什么 asks which one, not 什么是邮箱后缀
     x_text = q[x_toks[0].start : x_toks[-1].end]
