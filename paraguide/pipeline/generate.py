@@ -281,15 +281,13 @@ class QuestionParaphraser:
         from paraguide.text.reorder import Reordering, reorder
 
         questions = [current[i] for i in active]
-        found = reorder(questions, self.lang)
+        found = reorder(questions, self.lang, skip=() if self.indirect else ("indirect",))
         for rewrites, passive in zip(found, _passives(questions, self.lang), strict=True):
             if passive:
                 rewrites.append(Reordering(passive, "passive"))
         for i, rewrites in zip(active, found, strict=True):
             seen = {c.text for c in candidates.get(i, [])}
             for r in rewrites:
-                if r.rule == "indirect" and not self.indirect:
-                    continue
                 if r.text not in seen:
                     seen.add(r.text)
                     c = self._candidate(items[i], r.text, None, current[i], step, f"reorder:{r.rule}")

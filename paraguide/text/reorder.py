@@ -12,7 +12,7 @@ inflect): fewer rewrites, each one a question a person would ask. Batch-first: :
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from paraguide.text import reorder_en, reorder_zh
@@ -29,12 +29,14 @@ class Reordering:
     rule: str
 
 
-def reorder(questions: Sequence[str], lang: str) -> list[list[Reordering]]:
+def reorder(questions: Sequence[str], lang: str, skip: Collection[str] = ()) -> list[list[Reordering]]:
     """Every reordering each rule of ``lang`` makes of each question (none where no rule applies; none for
-    English where NLTK's tagger is not installed: the rules read POS tags)."""
+    English where NLTK's tagger is not installed: the rules read POS tags); the rules named in ``skip``
+    are not run."""
     if lang == "en" and not has_tagger("en"):
         return [[] for _ in questions]
-    rules = reorder_en.RULES if lang == "en" else reorder_zh.RULES
+    rules = [(name, rule) for name, rule in (reorder_en.RULES if lang == "en" else reorder_zh.RULES)
+             if name not in skip]  # fmt: skip
     out = []
     for question in questions:
         toks = pos_tag(question, lang)
