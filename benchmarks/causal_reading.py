@@ -5,7 +5,8 @@
     (a helper who sees only the sheet writes the judgements TSV)
     python benchmarks/causal_reading.py score --tag 2026-11-25a
 
-Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese), seeded: the first
+Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese; ``--zh-questions
+lcqmc``: LCQMC test's), seeded: the first
 ``--n`` of a seeded shuffle get a free rewrite (no suggestion); the first ``--n`` of the same shuffle that
 the language's default lexical source has a suggestion for (English wordnet&ppdb, Chinese cilin&mined)
 get a suggestion-guided one (its first suggestion); beam 4, best beam. The sheet shows
@@ -35,11 +36,18 @@ COLUMNS = ["fluent", "same", "rephrased"]
 SOURCES = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
 
 
-def questions(lang: str, n: int, seed: int) -> list[str]:
+def questions(lang: str, n: int, seed: int, zh: str = "dureader") -> list[str]:
+    """A seeded sample of SQuAD v1.1 dev questions (English), of DuReader-robust dev's or of LCQMC test's
+    first questions (Chinese, ``zh``: Cilin and the mined pairs suggest for only 49 of DuReader-robust dev's
+    1,417 questions)."""
     from paraguide.data.squad import SquadReader
 
-    path = SHARED / ("squad_v1.1/dev-v1.1.json.gz" if lang == "en" else "dureader_robust/dev.json")
-    qs = sorted({r["question"].strip() for r in SquadReader(path)})
+    if lang == "zh" and zh == "lcqmc":
+        lines = (SHARED / "lcqmc/test.tsv").read_text(encoding="utf-8").splitlines()
+        qs = sorted({line.split("\t")[0].strip() for line in lines if line.strip()})
+    else:
+        path = SHARED / ("squad_v1.1/dev-v1.1.json.gz" if lang == "en" else "dureader_robust/dev.json")
+        qs = sorted({r["question"].strip() for r in SquadReader(path)})
     return random.Random(f"{seed}:{lang}").sample(qs, n if n is not None else len(qs))
 
 
@@ -83,7 +91,7 @@ def make_sheet(args) -> None:
              "swap (y/n). Write one TSV line per rewrite: item, fluent, same, rephrased, note.", ""]  # fmt: skip
     key, item = {}, 0
     for lang in args.langs.split(","):
-        pool = questions(lang, None, args.seed)
+        pool = questions(lang, None, args.seed, args.zh_questions)
         source = load_source(SOURCES[lang], lang=lang)
         found = source.suggest(pool, top_k=1)
         guided_at = [k for k, f in enumerate(found) if f][: args.n]
@@ -163,6 +171,8 @@ def main(argv=None) -> int:
                    "same questions join the sheet, scored apart as @NAME")  # fmt: skip
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
+    s.add_argument("--zh-questions", choices=["dureader", "lcqmc"], default="dureader",
+                   help="Chinese questions from DuReader-robust dev or LCQMC test (first questions)")  # fmt: skip
     s.add_argument("--beams", type=int, default=4)
     s.add_argument("--seed", type=int, default=13)
     s.add_argument("--tag", required=True)
