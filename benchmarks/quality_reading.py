@@ -132,7 +132,10 @@ def sheet(args) -> None:
         # Every rewrite lower-cased: the paraphraser writes lower case and an in-place substitution keeps the
         # question's case, which would tell the reader where a rewrite came from.
         rewrite = item["paraphrase"].strip().lower()
-        lines += [f"## {n}", f"- original: {item['original'].strip()}", f"- rewrite: {rewrite}", ""]
+        original = item["original"].strip()
+        if args.lowercase:  # a reference set of lower-cased questions beside cased ones
+            original = original.lower()
+        lines += [f"## {n}", f"- original: {original}", f"- rewrite: {rewrite}", ""]
         key["items"][str(n)] = item
     Path(args.sheet).write_text("\n".join(lines), encoding="utf-8")
     Path(args.key).write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -234,6 +237,9 @@ def main() -> None:
     p.add_argument("--key", required=True)
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="the reader's instructions")
     p.add_argument("--attribution", help="where the questions come from (default: SQuAD dev / LCQMC test)")
+    p.add_argument("--lowercase", action="store_true",
+                   help="lower-case the originals too (a run of lower-cased questions on the sheet, such as "
+                        "Gan & Ng's paraphrased SQuAD dev set: the original's case would tell its source)")  # fmt: skip
     p.set_defaults(func=sheet)
     p = sub.add_parser("score", help="score a reader's judgements with the key")
     p.add_argument("--judgements", required=True)
