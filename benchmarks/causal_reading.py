@@ -40,11 +40,11 @@ def questions(lang: str, n: int, seed: int, zh: str = "dureader") -> list[str]:
     """A seeded sample of SQuAD v1.1 dev questions (English), of DuReader-robust dev's or of LCQMC test's
     first questions (Chinese, ``zh``: Cilin and the mined pairs suggest for only 49 of DuReader-robust dev's
     1,417 questions)."""
+    from paraguide.data.pairs import read_pairs
     from paraguide.data.squad import SquadReader
 
     if lang == "zh" and zh == "lcqmc":
-        lines = (SHARED / "lcqmc/test.tsv").read_text(encoding="utf-8").splitlines()
-        qs = sorted({line.split("\t")[0].strip() for line in lines if line.strip()})
+        qs = sorted({pair.a.strip() for pair in read_pairs(SHARED / "lcqmc/test.tsv")})
     else:
         path = SHARED / ("squad_v1.1/dev-v1.1.json.gz" if lang == "en" else "dureader_robust/dev.json")
         qs = sorted({r["question"].strip() for r in SquadReader(path)})

@@ -69,17 +69,16 @@ def _copula_swap(q: str, toks: list[TaggedToken]) -> str | None:
     x_toks = toks[2 : len(words)] if order == "front" else toks[: len(words) - 2]
     if not x_toks or any(t.tag.startswith(("v", "r", "d", "c", "p", "u", "f", "m", "t")) for t in x_toks):
         return None  # 什么是我该做的 / 他是谁的 / 青铜门后面是什么: no plain noun phrase
-    if (
-        order == "end"
-        and words[-1] == "什么"
-        and x_toks[-1].text in _ATTRIBUTES | {"意思", "答案", "含义", "原因"}
-    ):
-        return None  # 反义词是什么 asks for the word, not what an antonym is (reading 2026-11-27za)
-    # 学名是什么 asks for its name, 网址是什么 for the address, not what they are (reading 2026-11-27zn)
-    if order == "end" and words[-1] == "什么" and x_toks[-1].text.endswith(("名", "址", "号", "码", "称")):
-        return None
-    if words[-1] == "什么" and order == "end" and len(x_toks) > 1:
-        return None  # 口蹄疫是什么 asks what it is; 邮箱后缀是什么 asks which one, not 什么是邮箱后缀
+    # X是什么 -> 什么是X only where X是什么 asks what X is (口蹄疫是什么), not which one (邮箱后缀是什么), not for the
+    # word (反义词是什么, reading 2026-11-27za), the name or the address (学名是什么, 网址是什么, reading zn)
+    if order == "end" and words[-1] == "什么":
+        head = x_toks[-1].text
+        if (
+            len(x_toks) > 1
+            or head in _ATTRIBUTES | {"意思", "答案", "含义", "原因"}
+            or head.endswith(("名", "址", "号", "码", "称"))
+        ):
+            return None
     x_text = q[x_toks[0].start : x_toks[-1].end]
     if any(ch.isspace() for ch in x_text):
         return None
