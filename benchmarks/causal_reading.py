@@ -13,7 +13,9 @@ get a suggestion-guided one (its first suggestion); beam 4, best beam. The sheet
 the original and its two rewrites in a shuffled order with no labels; the key keeps which is which and the
 token edit rate. The reader judges each rewrite: fluent (y/n), same question and answer (y/n), natural
 rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint; ``--compare NAME=FOLDER`` puts another
-adapter's rewrites of the same questions on the same sheet, unlabelled, scored apart as ``@NAME``.
+adapter's rewrites of the same questions on the same sheet, unlabelled, scored apart as ``@NAME``;
+``--rerank NAME=WEIGHT`` the base adapter's ``--rerank-beams`` beams ranked by round trip
+(``paraguide.model.rerank``; tag 2026-11-27b: ``--langs en --n 100 --seed 61 --rerank rt=1 --rerank floor=0``).
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ def _load(folder: str):
 
 
 def make_sheet(args) -> None:
+    from paraguide.model.rerank import round_trip
     from paraguide.suggest import load_source
     from paraguide.text.edits import edit_rate
 
@@ -110,6 +113,20 @@ def make_sheet(args) -> None:
                 num_beams=args.beams,
             )
             written[system, "guided"] = {k: b[0].text for k, b in zip(guided_at, found_guided, strict=True)}
+        if args.rerank:  # the base adapter's n-best, chosen by round trip (paraguide.model.rerank)
+            model, nb = systems["base"][lang], args.rerank_beams
+            free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
+            guided_qs = [qs[k] for k in guided_at]
+            guided = model.paraphrase(guided_qs, suggestions=[sugg[k] for k in guided_at],
+                                      matched=[matched[k] for k in guided_at], num_beams=nb,
+                                      num_return_sequences=nb)  # fmt: skip
+            for spec in args.rerank:
+                name, _, weight = spec.partition("=")
+                pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
+                chosen = round_trip(model, qs[: args.n], free, **pick)
+                written[name, "free"] = {k: c[0].text for k, c in enumerate(chosen)}
+                chosen = round_trip(model, guided_qs, guided, **pick)
+                written[name, "guided"] = {k: c[0].text for k, c in zip(guided_at, chosen, strict=True)}
         for k, q in enumerate(qs):
             rewrites = [(system, kind, texts[k], sugg[k] if kind == "guided" else None)
                         for (system, kind), texts in written.items() if k in texts]  # fmt: skip
@@ -169,6 +186,12 @@ def main(argv=None) -> int:
     s.add_argument("--compare", action="append", default=[], metavar="NAME=FOLDER",
                    help="another adapter (folder, checkpoint or a run's best.safetensors) whose rewrites of the "
                    "same questions join the sheet, scored apart as @NAME")  # fmt: skip
+    s.add_argument("--rerank", action="append", default=[], metavar="NAME=WEIGHT",
+                   help="also the base adapter's n-best (--rerank-beams) chosen by round trip with this weight "
+                   "on the backward score (paraguide.model.rerank; 0: the most probable that changes "
+                   "--min-edit), scored apart as @NAME")  # fmt: skip
+    s.add_argument("--rerank-beams", type=int, default=8, help="beams (and candidates) for --rerank")
+    s.add_argument("--min-edit", type=float, default=0.14, help="--rerank: the token edit rate to reach")
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
     s.add_argument("--zh-questions", choices=["dureader", "lcqmc"], default="dureader",

@@ -314,6 +314,8 @@ def _add_paraphrase(sub) -> None:
               paraguide paraphrase "who built the tower of hercules?" --suggestion erected --replaces built
               paraguide paraphrase "怎样才能快速学会游泳" --lang zh --model models/zh
               paraguide paraphrase --input questions.tsv --output paraphrases.jsonl --model models/en --num-return 3
+              paraguide paraphrase "Where did Maududi exert the most impact?" --model gemma-en --num-beams 8 \\
+                  --select round-trip --format text      # a deeper rewrite that keeps the question more often
             """,
     )
     from paraguide.pipeline.jobs import ParaphraseJob

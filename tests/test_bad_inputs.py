@@ -642,3 +642,13 @@ def test_a_pickled_model_is_refused_before_anything_unpickles_it(tmp_path, capsy
     message = f"{tmp_path / 'file'}: not a folder: a model is a folder written by paraguide train"
     refused(capsys, tmp_path, ["paraphrase", "why?", "--model", tmp_path / "file"], message)
     assert not (tmp_path / "unpickled").exists()
+
+
+def test_round_trip_selection_asks_for_the_pretrained_paraphraser(tmp_path, capsys):
+    small = ROOT / "paraguide" / "models" / "en"
+    message = (
+        "--select round-trip needs the pretrained paraphraser (--model gemma-en, gemma-zh or an adapter "
+        f"folder), not {small}"
+    )
+    refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--model", small, "--select", "round-trip"],
+            message)  # fmt: skip

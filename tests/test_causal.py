@@ -388,6 +388,27 @@ def test_log_likelihood_prefers_the_paraphrase_it_learnt(trained, tiny_base):
         para.paraphrase([q], control="faithful, large")
 
 
+def test_round_trip_selection_ranks_its_own_beams(trained, tiny_base):
+    """select="round-trip" returns the beams of a plain search, ranked by paraguide.model.rerank."""
+    from transformers import AutoTokenizer
+
+    from paraguide.model.rerank import round_trip
+
+    _, _, _, model = trained
+    para = CausalParaphraser(model, AutoTokenizer.from_pretrained(tiny_base), "cpu", "float32")
+    questions, suggestions = [q for q, *_ in ROWS[:3]], [s for _, s, *_ in ROWS[:3]]
+    beams = para.paraphrase(questions, suggestions, num_beams=4, num_return_sequences=4)
+    expected = round_trip(para, questions, beams, min_edit=0.3)
+    found = para.paraphrase(questions, suggestions, num_beams=4, num_return_sequences=4, select="round-trip",
+                            min_edit=0.3)  # fmt: skip
+    assert found == expected
+    assert sorted(p.text for p in found[0]) == sorted(p.text for p in beams[0])
+    one = para.paraphrase(questions, suggestions, num_beams=4, select="round-trip", min_edit=0.3)
+    assert one == [r[:1] for r in expected]
+    with pytest.raises(ValueError, match="select must be 'beam' or 'round-trip'"):
+        para.paraphrase(questions, select="roundtrip")
+
+
 def test_paraphraser_likelihood_is_zero_for_a_copy_and_prefers_what_it_learnt(trained):
     """The swap check's scorer: LL(candidate | question) - LL(question | question) from an adapter folder;
     a small (non-causal) paraphraser cannot score and says so."""

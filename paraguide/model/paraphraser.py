@@ -307,11 +307,16 @@ class CausalParaphraser:
         top_p: float = 0.9,
         seed: int = 0,
         control: str | None = None,
+        select: str = "beam",
+        min_edit: float = 0.14,
     ) -> list[list[Paraphrase]]:
         """As :meth:`Paraphraser.paraphrase`: beam search, or with ``do_sample`` ``num_return_sequences``
         distinct nucleus samples (``temperature``, ``top_p``; seeded by ``seed``: the same call gives the
         same samples), most probable first. ``control``: the control code to ask for (an adapter trained
-        with them; default: its config's, e.g. "faithful, large")."""
+        with them; default: its config's, e.g. "faithful, large"). ``select="round-trip"``: all beams (or
+        samples) ranked by :func:`paraguide.model.rerank.round_trip` instead -- those that change at least
+        ``min_edit`` of the question's tokens first, by how probable the rewrite is and how well the
+        question is written back from it; each ``score`` is that sum."""
         from paraguide.model.causal import encode_prompt
         from paraguide.model.causal_beam import beam_search, sample
 
@@ -319,6 +324,8 @@ class CausalParaphraser:
             raise TypeError("questions must be a list of strings; wrap a single question in a list")
         if num_return_sequences > num_beams and not do_sample:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
+        if select not in ("beam", "round-trip"):
+            raise ValueError(f"select must be 'beam' or 'round-trip', not {select!r}")
         generator = torch.Generator(device=self.device).manual_seed(seed) if do_sample else None
         n = len(questions)
         suggestions = list(suggestions) if suggestions is not None else [None] * n
@@ -365,5 +372,10 @@ class CausalParaphraser:
                     )
                 if prefer_suggestion and (num_beams > 1 or do_sample):
                     candidates.sort(key=lambda p: not p.includes_suggestion)
-                results[i] = candidates[:num_return_sequences]
+                results[i] = candidates if select == "round-trip" else candidates[:num_return_sequences]
+        if select == "round-trip":
+            from paraguide.model.rerank import round_trip
+
+            ranked = round_trip(self, questions, results, min_edit=min_edit, batch_size=batch_size)
+            results = [r[:num_return_sequences] for r in ranked]
         return results

@@ -224,6 +224,17 @@ class ParaphraseJob:
     by_score: bool = option(
         "rank beams by score alone (default: beams containing the suggestion first)", False
     )
+    select: str = option(
+        "beam: the most probable first; round-trip (the pretrained paraphraser): every beam ranked by how "
+        "probable it is plus how well the question is written back from it, those that change at least "
+        "--min-edit of the question's tokens first -- deeper rewrites that keep the question more often "
+        "(docs/paraphraser.md)",
+        "beam",
+        choices=("beam", "round-trip"),
+    )
+    min_edit: float = option(
+        "--select round-trip: the token edit rate a rewrite must reach to rank first", 0.14
+    )
     device: str | None = option("cpu, cuda, cuda:1 ... (default: cuda when available)")
     dtype: str = option(
         "auto: bfloat16 where the CPU/GPU computes it natively, else float32",
@@ -255,6 +266,14 @@ class ParaphraseJob:
         items = self.items()
         model = self.model or default_model_path(self.lang)
         paraphraser = Paraphraser.from_pretrained(model, device=self.device, dtype=self.dtype)
+        ranking = {}
+        if self.select != "beam":
+            if not hasattr(paraphraser, "log_likelihood"):
+                raise ValueError(
+                    f"--select {self.select} needs the pretrained paraphraser (--model gemma-en, gemma-zh or "
+                    f"an adapter folder), not {model}"
+                )
+            ranking = {"select": self.select, "min_edit": self.min_edit}
         return paraphrase_file(
             paraphraser,
             items,
@@ -266,6 +285,7 @@ class ParaphraseJob:
             batch_size=self.batch_size,
             max_new_tokens=self.max_new_tokens,
             prefer_suggestion=not self.by_score,
+            **ranking,
             # the small models' generate() takes it; the pretrained paraphraser's own search does not
             **({"no_repeat_ngram_size": self.no_repeat_ngram_size} if self.no_repeat_ngram_size else {}),
         )

@@ -1,0 +1,63 @@
+"""Choose, among a paraphraser's candidates for a question, the one that changes it and keeps it: n-best
+reranking by round trip (a noisy channel: Yu et al. 2017; used for paraphrase selection since
+Mallinson et al. 2017).
+
+Beam search's best is the most probable rewrite, and for a question the most probable rewrite is a copy
+or a one-token change (the bundled English adapter copies a quarter of SQuAD's questions). Further down
+the n-best sit deeper rewrites, some of which have dropped what the question hangs on. The round trip
+tells them apart without a second model: how well the same adapter writes the *question* back from the
+candidate (mean log-probability per token, free rewriting, teacher-forced). A rewrite that lost a
+qualifier or changed the question type is hard to write back from; one that reworded it is not. The
+ranking puts first the best ``forward + weight * backward`` among the candidates that change at least
+``min_edit`` of the question's tokens (and use the suggestion, where one was asked and any candidate
+does), and the best overall where none does -- it ranks, it never rejects.
+
+Read blind (docs/paraphraser.md, tag 2026-11-27b: 100 free and 100 guided rewrites of SQuAD dev questions
+by the bundled English adapter): fluent and the same question with edit rate >= 0.14 in 35 % / 30 % of
+them with 8 beams ranked this way, against 15 % / 17 % for the best of 4 beams and 27 % / 27 % for the most
+probable of 8 that changes enough (``weight=0``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from paraguide.text.edits import edit_rate
+from paraguide.text.language import has_cjk
+
+
+def round_trip(
+    paraphraser,
+    questions: Sequence[str],
+    candidates: Sequence[Sequence],
+    lang: str | None = None,
+    min_edit: float = 0.14,
+    weight: float = 1.0,
+    batch_size: int = 32,
+) -> list[list]:
+    """Each question's ``candidates`` (a :class:`~paraguide.model.paraphraser.CausalParaphraser`'s n-best
+    or samples) ranked as the module says: those that use the suggestion (where any does) and change at
+    least ``min_edit`` of the question's tokens first, each group by ``forward + weight * backward``; every
+    :class:`~paraguide.model.paraphraser.Paraphrase` carries its combined ``score``. ``lang``: how tokens
+    are counted (None: Chinese for a question with CJK characters, else English)."""
+    if len(questions) != len(candidates):
+        raise ValueError(f"{len(questions)} questions but {len(candidates)} candidate lists")
+    flat = [(i, c) for i, cands in enumerate(candidates) for c in cands]
+    back = paraphraser.log_likelihood(
+        [c.text for _, c in flat], [questions[i] for i, _ in flat], batch_size=batch_size
+    )
+    ranked: list[list] = [[] for _ in questions]
+    for (i, c), b in zip(flat, back, strict=True):
+        ranked[i].append(replace(c, score=c.score + weight * b))
+    for q, options in zip(questions, ranked, strict=True):
+        q_lang = lang or ("zh" if has_cjk(q) else "en")
+        uses = any(c.includes_suggestion for c in options)
+        options.sort(
+            key=lambda c: (
+                uses and not c.includes_suggestion,
+                edit_rate(q, c.text, q_lang) < min_edit,
+                -c.score,
+            )
+        )
+    return ranked
