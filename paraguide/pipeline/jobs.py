@@ -261,19 +261,20 @@ class ParaphraseJob:
 
     def run(self) -> list[list]:
         """Load the model and write the paraphrases; returns them per input."""
-        from paraguide.model.paraphraser import Paraphraser, default_model_path
+        from paraguide.model.causal import is_causal_folder
+        from paraguide.model.paraphraser import Paraphraser, bundled_or_path, default_model_path
 
         items = self.items()
         model = self.model or default_model_path(self.lang)
-        paraphraser = Paraphraser.from_pretrained(model, device=self.device, dtype=self.dtype)
         ranking = {}
-        if self.select != "beam":
-            if not hasattr(paraphraser, "log_likelihood"):
+        if self.select != "beam":  # before loading: it needs the adapter's own likelihood
+            if not is_causal_folder(bundled_or_path(model)):
                 raise ValueError(
                     f"--select {self.select} needs the pretrained paraphraser (--model gemma-en, gemma-zh or "
                     f"an adapter folder), not {model}"
                 )
             ranking = {"select": self.select, "min_edit": self.min_edit}
+        paraphraser = Paraphraser.from_pretrained(model, device=self.device, dtype=self.dtype)
         return paraphrase_file(
             paraphraser,
             items,
