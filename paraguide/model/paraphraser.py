@@ -14,6 +14,7 @@ import torch
 
 from paraguide.model import beam
 from paraguide.model.copy import CopyGenerator, check_model_folder
+from paraguide.model.rerank import SELECTIONS, round_trip
 from paraguide.model.tokenizer import load_tokenizer, model_input
 from paraguide.text.match import includes
 from paraguide.text.normalize import normalize
@@ -324,8 +325,8 @@ class CausalParaphraser:
             raise TypeError("questions must be a list of strings; wrap a single question in a list")
         if num_return_sequences > num_beams and not do_sample:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
-        if select not in ("beam", "round-trip"):
-            raise ValueError(f"select must be 'beam' or 'round-trip', not {select!r}")
+        if select not in SELECTIONS:
+            raise ValueError(f"select must be {' or '.join(map(repr, SELECTIONS))}, not {select!r}")
         generator = torch.Generator(device=self.device).manual_seed(seed) if do_sample else None
         n = len(questions)
         suggestions = list(suggestions) if suggestions is not None else [None] * n
@@ -374,8 +375,6 @@ class CausalParaphraser:
                     candidates.sort(key=lambda p: not p.includes_suggestion)
                 results[i] = candidates if select == "round-trip" else candidates[:num_return_sequences]
         if select == "round-trip":
-            from paraguide.model.rerank import round_trip
-
             ranked = round_trip(self, questions, results, min_edit=min_edit, batch_size=batch_size)
             results = [r[:num_return_sequences] for r in ranked]
         return results

@@ -26,6 +26,8 @@ from dataclasses import replace
 from paraguide.text.edits import edit_rate
 from paraguide.text.language import has_cjk
 
+SELECTIONS = ("beam", "round-trip")  # how a paraphraser orders its candidates: beam search's order, or this
+
 
 def round_trip(
     paraphraser,

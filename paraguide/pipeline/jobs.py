@@ -14,6 +14,7 @@ from tqdm.auto import tqdm
 from paraguide.data.io import atomic_write, check_output_file
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.data.questions import QuestionInput, read_qa, read_questions
+from paraguide.model.rerank import SELECTIONS
 from paraguide.options import option
 from paraguide.text.language import NO_WORD, has_word
 
@@ -230,7 +231,7 @@ class ParaphraseJob:
         "--min-edit of the question's tokens first -- deeper rewrites that keep the question more often "
         "(docs/paraphraser.md)",
         "beam",
-        choices=("beam", "round-trip"),
+        choices=SELECTIONS,
     )
     min_edit: float = option(
         "--select round-trip: the token edit rate a rewrite must reach to rank first", 0.14
