@@ -20,6 +20,22 @@ class ScriptedParaphraser:
         return [[Paraphrase(self.outputs.get((q, s), q), 0.0, s or "", True)] for q, s in zip(questions, suggestions, strict=True)]  # fmt: skip
 
 
+class RoundTripParaphraser(ScriptedParaphraser):
+    """A scripted pretrained paraphraser: ranks its (one) beam as asked (``select``) and scores pairs by a
+    table, ``{(from, to): mean log-probability}`` (-2.0 where not listed)."""
+
+    def __init__(self, outputs, likelihoods: dict[tuple[str, str], float]):
+        super().__init__(outputs)
+        self.likelihoods, self.selects = likelihoods, []
+
+    def paraphrase(self, questions, suggestions, select="beam", **kwargs):
+        self.selects.append(select)
+        return super().paraphrase(questions, suggestions, **kwargs)
+
+    def log_likelihood(self, questions, paraphrases, batch_size=32):
+        return [self.likelihoods.get((q, p), -2.0) for q, p in zip(questions, paraphrases, strict=True)]
+
+
 class DictSource:
     name = "dict"
 

@@ -120,6 +120,50 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
         QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True, free=True)
 
 
+def test_round_trip_selection_takes_the_best_round_trip_of_those_that_change_enough(tagger):
+    """select="round-trip": the paraphraser is asked to rank its beams by round trip, every accepted candidate
+    is scored by it (forward + backward log-probability, free rewriting), and of those that change at least
+    MIN_EDIT of the question (and more than its question word) the best is chosen -- not the deepest."""
+    from fakes import RoundTripParaphraser
+
+    q = "What year was the music hall designed?"
+    table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
+    free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
+    outputs = {
+        (q, None): free,
+        (q, "which"): "Which year was the music hall designed?",
+        (q, "planned"): planned,
+    }
+    likelihoods = {
+        (q, free): -1.5, (free, q): -1.0,  # the deepest rewrite: round trip -2.5
+        (q, planned): -0.9, (planned, q): -0.8,  # round trip -1.7: the best of those that change enough
+        (q, "Which year was the music hall designed?"): -0.1,  # best of all, but a question-word swap
+        ("Which year was the music hall designed?", q): -0.1,
+    }  # fmt: skip
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsQuestionType()])
+    made = {}
+    for select in ("depth", "round-trip"):
+        paraphraser = RoundTripParaphraser(outputs, likelihoods)
+        generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=2, in_place=True, free=True,
+                                       select=select)  # fmt: skip
+        [made[select]] = _json(generate([Item("a", q)]))
+        assert paraphraser.selects == [{"depth": "beam", "round-trip": "round-trip"}[select]]
+    assert made["depth"]["paraphrase"] == free
+    assert made["round-trip"]["paraphrase"] == planned
+    assert made["round-trip"]["scores"]["round_trip"] == -1.7
+    with pytest.raises(ValueError, match="round-trip' needs the pretrained paraphraser"):
+        QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, select="round-trip")
+
+
+def test_round_trip_selection_asks_for_the_pretrained_paraphraser():
+    from paraguide.pipeline.config import GeneratorConfig
+
+    with pytest.raises(ValueError, match="--select round-trip scores candidates with the pretrained"):
+        GeneratorConfig(select="round-trip").check()  # substitute: no paraphraser beams
+    with pytest.raises(ValueError, match="--select round-trip needs the pretrained paraphraser .* not "):
+        QuestionParaphraser.for_testset("en", preset="paraphrase", model="en", select="round-trip")
+
+
 def test_rewrite_filters_and_question_word_swaps():
     from paraguide.score.filters import Candidate, question_type
     from paraguide.text.edits import function_words_only, question_word_only

@@ -13,6 +13,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     """The paraphraser, suggestion source, filters and thresholds ``config`` (already checked) names,
     composed; their description (what a run's summary records) is the generator's ``components``, and the
     files they read (whose content hashes a run records for --resume) its ``files``: ``{role: path}``."""
+    from paraguide.model.causal import is_causal_folder
     from paraguide.model.paraphraser import Paraphraser, bundled_or_path, default_model_path
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
@@ -20,6 +21,13 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
 
     model = bundled_or_path(config.model) if config.model else default_model_path(config.lang)
     paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
+    if config.select == "round-trip" and not is_causal_folder(
+        model
+    ):  # before loading: it needs the likelihood
+        raise ValueError(
+            f"--select round-trip needs the pretrained paraphraser (--model gemma-en, gemma-zh or an adapter "
+            f"folder), not {model}"
+        )
     if config.nbest:
         paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
     spec = config.source_spec()

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from paraguide.arguments import texts
 from paraguide.model.paraphraser import Paraphraser
+from paraguide.model.rerank import MIN_EDIT
 from paraguide.pipeline.config import SELECTIONS, GeneratorConfig
 from paraguide.pipeline.records import Choice, Item, Outcome
 from paraguide.score.base import Scorer
@@ -69,7 +70,10 @@ class QuestionParaphraser:
         rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
         then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
-        passed). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
+        passed) or "round-trip" (the paraphraser, a pretrained one, ranks its beams by round trip --
+        paraguide.model.rerank -- and of the accepted candidates that change at least MIN_EDIT of the
+        question's tokens and more than its question word or function words, the one with the best round
+        trip is chosen). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
         any other candidate (the deepest of them), whatever ``select`` says; ``indirect``: with ``reorder``,
         the question asked as an indirect one too ("Can you tell me when ...", 你知道 ... 吗), chosen only
         where nothing else passes but a question-word swap (FALLBACK_ORIGINS)."""
@@ -85,6 +89,8 @@ class QuestionParaphraser:
             raise ValueError(f"select must be {' or '.join(SELECTIONS)}, not {select!r}")
         if free and not nbest:
             raise ValueError("free rewrites need the paraphraser (nbest at least 1)")
+        if select == "round-trip" and not hasattr(paraphraser, "log_likelihood"):
+            raise ValueError("select 'round-trip' needs the pretrained paraphraser (a causal adapter)")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
         self.lang, self.top_k, self.steps, self.seed = lang, top_k, steps, seed
         self.num_beams, self.batch_size = num_beams, batch_size
@@ -200,6 +206,7 @@ class QuestionParaphraser:
                 num_return_sequences=self.nbest,
                 batch_size=self.batch_size,
                 matched=[s.matched if s else None for _, s in inputs],
+                **({"select": "round-trip"} if self.select == "round-trip" else {}),
             )
         candidates: dict[int, list[Candidate]] = {}
         for (i, s), outputs in zip(inputs, generated, strict=True):
@@ -223,6 +230,8 @@ class QuestionParaphraser:
                 if step == 1 and i in candidates and outcomes[i].stage == "suggestion":
                     outcomes[i].stage, outcomes[i].reason = None, None
         self.filters([c for cs in candidates.values() for c in cs])
+        if self.select == "round-trip":
+            self._round_trip([c for cs in candidates.values() for c in cs if c.dropped_by is None])
         chosen = {}
         for i, cs in candidates.items():
             drops[i].update(c.dropped_by for c in cs if c.dropped_by)
@@ -250,6 +259,10 @@ class QuestionParaphraser:
         reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and _rephrases(c)]
         if reordered or self.select == "depth":
             return max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
+        if self.select == "round-trip":  # of those that change enough, the one the paraphraser reads best
+            return max(
+                accepted, key=lambda c: (*_depth(c)[:2], _depth(c)[2] >= MIN_EDIT, c.scores["round_trip"])
+            )
         # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted far more
         # of those (docs/build.md).
         placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
@@ -262,6 +275,23 @@ class QuestionParaphraser:
         if all("paraphraser" in c.scores for c in pool):  # the swap it writes most readily
             pick = max(pool, key=lambda c: c.scores["paraphraser"])
         return pick
+
+    def _round_trip(self, passed: list[Candidate]) -> None:
+        """Score each candidate that passed the filters by round trip (``scores["round_trip"]``): the
+        pretrained paraphraser's mean log-probability of writing it from the question plus that of writing
+        the question back from it, free rewriting both ways (paraguide.model.rerank) -- a rewrite that lost a
+        qualifier or turned the question is hard to write back from. Fallbacks are not scored (taken last
+        whatever their score)."""
+        scored = [c for c in passed if c.meta["origin"] not in FALLBACK_ORIGINS]
+        pairs = sorted({(c.source, c.text) for c in scored})
+        if not pairs:
+            return
+        sources, texts = [p[0] for p in pairs], [p[1] for p in pairs]
+        forward = self.paraphraser.log_likelihood(sources, texts, batch_size=self.batch_size)
+        back = self.paraphraser.log_likelihood(texts, sources, batch_size=self.batch_size)
+        score = {p: round(f + b, 4) for p, f, b in zip(pairs, forward, back, strict=True)}
+        for c in scored:
+            c.scores["round_trip"] = score[c.source, c.text]
 
     def _candidate(self, item, text, s: Suggestion | None, current: str, step: int, origin: str) -> Candidate:
         return Candidate(
