@@ -1,6 +1,7 @@
 """The 200-question samples that reading 2026-11-26b (docs/build.md, "Rewrites with the pretrained
 paraphraser") built both presets on: SQuAD v1.1 dev questions (each with its paragraph), DuReader-robust
-dev paragraphs (one question each) and LCQMC test positive pairs, drawn with ``random.Random(7)``.
+dev paragraphs (one question each) and LCQMC test positive pairs, drawn with ``random.Random(7)``
+(``--seed``: another draw; 2811 for reading 2026-11-28b).
 
     python benchmarks/rewrite_samples.py --out runs/p31/inputs
     paraguide build-testset --squad runs/p31/inputs/squad_200.json --preset paraphrase --out runs/p31/en-squad-paraphrase
@@ -27,12 +28,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7, help="the draw (7: the samples of readings 2026-11-26b-g)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     d = json.loads((SHARED / "dureader_robust" / "dev.json").read_text(encoding="utf-8"))
     paras = [p for a in d["data"] for p in a["paragraphs"]]
-    random.Random(7).shuffle(paras)
+    random.Random(args.seed).shuffle(paras)
     (out / "dureader_200.json").write_text(
         json.dumps({"data": [{"title": "", "paragraphs": paras[: args.n]}]}, ensure_ascii=False),
         encoding="utf-8",
@@ -40,14 +42,14 @@ def main(argv=None) -> int:
     with gzip.open(SHARED / "squad_v1.1" / "dev-v1.1.json.gz", "rt", encoding="utf-8") as f:
         squad = json.load(f)
     items = [(a["title"], p, q) for a in squad["data"] for p in a["paragraphs"] for q in p["qas"]]
-    random.Random(7).shuffle(items)
+    random.Random(args.seed).shuffle(items)
     articles = defaultdict(list)
     for title, p, q in items[: args.n]:
         articles[title].append({"context": p["context"], "qas": [q]})
     data = [{"title": t, "paragraphs": ps} for t, ps in articles.items()]
     (out / "squad_200.json").write_text(json.dumps({"version": "1.1", "data": data}), encoding="utf-8")
     lines = (SHARED / "lcqmc" / "test.tsv").read_text(encoding="utf-8").splitlines()
-    random.Random(7).shuffle(lines)
+    random.Random(args.seed).shuffle(lines)
     positives = [line for line in lines if line.endswith("\t1")][: args.n]
     (out / "lcqmc_200.tsv").write_text("\n".join(positives) + "\n", encoding="utf-8")
     print(f"3 samples of {args.n} -> {out}", file=sys.stderr)
