@@ -120,7 +120,7 @@ LANG_PRESETS = {
         "rank": "fluency",
         "rank_threshold": None,
         "nbest": 2,
-        "select": "depth",  # the round trip is not read in Chinese
+        "select": "depth",  # the round trip reads safer and shallower in Chinese (reading 2026-11-28b)
         "num_beams": 4,
     },
 }
