@@ -14,8 +14,9 @@ the original and its two rewrites in a shuffled order with no labels; the key ke
 token edit rate. The reader judges each rewrite: fluent (y/n), same question and answer (y/n), natural
 rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder or a training checkpoint; ``--compare NAME=FOLDER`` puts another
 adapter's rewrites of the same questions on the same sheet, unlabelled, scored apart as ``@NAME``;
-``--rerank NAME=WEIGHT`` the base adapter's ``--rerank-beams`` beams ranked by round trip
-(``paraguide.model.rerank``; tag 2026-11-27b: ``--langs en --n 100 --seed 61 --rerank rt=1 --rerank floor=0``).
+``--rerank NAME=WEIGHT`` each adapter's ``--rerank-beams`` beams ranked by round trip
+(``paraguide.model.rerank``; tag 2026-11-27b: ``--langs en --n 100 --seed 61 --rerank rt=1 --rerank floor=0``),
+scored as ``@NAME`` for the base adapter and ``@NAME-SYSTEM`` for a ``--compare`` one.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def make_sheet(args) -> None:
         sugg = [f[0].text if f else None for f in found[: len(qs)]]
         matched = [f[0].matched if f else None for f in found[: len(qs)]]
         written = {}  # (system, kind) -> {k: text}
-        for system, models in systems.items():
+        for system, models in systems.items() if not args.skip_beam else ():
             model = models[lang]
             free = model.paraphrase(qs[: args.n], num_beams=args.beams)
             written[system, "free"] = {k: b[0].text for k, b in enumerate(free)}
@@ -113,8 +114,10 @@ def make_sheet(args) -> None:
                 num_beams=args.beams,
             )
             written[system, "guided"] = {k: b[0].text for k, b in zip(guided_at, found_guided, strict=True)}
-        if args.rerank:  # the base adapter's n-best, chosen by round trip (paraguide.model.rerank)
-            model, nb = systems["base"][lang], args.rerank_beams
+        for system, models in systems.items() if args.rerank else ():
+            # each adapter's n-best, chosen by round trip (paraguide.model.rerank): NAME for the base
+            # adapter's, NAME-SYSTEM for a --compare one's
+            model, nb = models[lang], args.rerank_beams
             free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
             guided_qs = [qs[k] for k in guided_at]
             guided = model.paraphrase(guided_qs, suggestions=[sugg[k] for k in guided_at],
@@ -122,6 +125,7 @@ def make_sheet(args) -> None:
                                       num_return_sequences=nb)  # fmt: skip
             for spec in args.rerank:
                 name, _, weight = spec.partition("=")
+                name = name if system == "base" else f"{name}-{system}"
                 pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
                 chosen = round_trip(model, qs[: args.n], free, **pick)
                 written[name, "free"] = {k: c[0].text for k, c in enumerate(chosen)}
@@ -183,6 +187,11 @@ def main(argv=None) -> int:
     s = sub.add_parser("sheet")
     s.add_argument("--adapter", required=True, help="adapter folder or checkpoint (English, or both)")
     s.add_argument("--adapter-zh", help="the Chinese adapter, where it is another one")
+    s.add_argument(
+        "--skip-beam",
+        action="store_true",
+        help="with --rerank: only the round trip's rewrites, not each adapter's best beam",
+    )
     s.add_argument("--compare", action="append", default=[], metavar="NAME=FOLDER",
                    help="another adapter (folder, checkpoint or a run's best.safetensors) whose rewrites of the "
                    "same questions join the sheet, scored apart as @NAME")  # fmt: skip

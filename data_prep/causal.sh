@@ -13,7 +13,9 @@
 #      finish.py; docs/paraphraser.md). Three further English stages were trained and read blind, none
 #      adopted (docs/paraphraser.md): v5en and v6en on a GPU, and v4en on a CPU from the bundled English adapter,
 #      which TRAIN=1 runs (checkpoints every 50 steps; run it again and it resumes).
-#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N TRAIN=1)
+#   4. RULES=1: a stage on the rules' own rewrites of SQuAD train questions (data_prep/rule_corpus.py), from
+#      the bundled English adapter on the CPU; read blind, not bundled yet (docs/paraphraser.md).
+#   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N TRAIN=1 RULES=1)
 set -euo pipefail
 SHARED=${SHARED:-../shared/data}
 OUT=${OUT:-runs/gemma_corpus}
@@ -33,6 +35,17 @@ corpus "$OUT/v3en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl"
 corpus "$OUT/v4en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1
 corpus "$OUT/v5en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1 --keeps-scope
 corpus "$OUT/v6en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --controls
+if [ "${RULES:-0}" = 1 ]; then
+    # A stage on paraguide's own rephrasing rules (data_prep/rule_corpus.py: SQuAD train questions and the
+    # rules' rewrites, free, and guided by a synonym put in place first; read blind 2026-11-28c/d,
+    # docs/paraphraser.md): 350 steps from the bundled English adapter, about 5 minutes on the 2 CPU cores.
+    [ -s "$OUT/rules2/train.jsonl" ] || python data_prep/rule_corpus.py \
+        "$SHARED/squad_v1.1/train-v1.1.reconstructed.json.gz" --n 87599 --swaps 1.0 --out "$OUT/rules2/train.jsonl"
+    paraguide train-causal --train-file "$OUT/rules2/train.jsonl" --output-dir "${RULES_MODEL:-runs/gemma-en-rules2}" \
+        --init-from gemma-en --lr 1e-4 --warmup-steps 20 --max-steps 350 --save-every 50 --eval-every 50 \
+        --eval-examples 96 --mixed-precision bf16
+    exit 0
+fi
 [ "${TRAIN:-0}" = 1 ] || exit 0
 RESUME=()
 [ -f "$MODEL/run.json" ] && RESUME=(--resume)
