@@ -21,12 +21,11 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
 
     model = bundled_or_path(config.model) if config.model else default_model_path(config.lang)
     paraphraser = None  # not loaded where no beam is a candidate (--nbest 0)
-    if config.select == "round-trip" and not is_causal_folder(
-        model
-    ):  # before loading: it needs the likelihood
+    # Before loading anything: the round trip needs the pretrained paraphraser's likelihood.
+    if config.select == "round-trip" and not is_causal_folder(model):
         raise ValueError(
             f"--select round-trip needs the pretrained paraphraser (--model gemma-en, gemma-zh or an adapter "
-            f"folder), not {model}"
+            f"folder), not {model}; --select depth chooses without it"
         )
     if config.nbest:
         paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
