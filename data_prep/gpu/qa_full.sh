@@ -13,7 +13,7 @@
 # the augmented training file, whose originals are the training file -- ids without "_para"; SQuAD dev; the
 # test set's two files; the wheel of ijson, which the machine lacks). The call then carries .gpuqa with the
 # bundled models and benchmarks/results moved out of the tree (the 64 MiB a call takes), and runs
-#   bash data_prep/gpu/qa_full.sh run
+#   bash data_prep/gpu/qa_full.sh run                         (RUNS="augmented control original": another order)
 # whose predictions and results come back in $OUT/qa_full.tgz (re-made after each run, so a run cut short
 # loses only itself); `paraguide evaluate` and recipes/experiments/collect.py read them here.
 set -uo pipefail
@@ -70,9 +70,14 @@ D=$W/data
 tests=($D/dev.json $D/set-original.json $D/set-paraphrased.json)
 names=(dev set-original set-paraphrased)
 SEED=${SEED:-42}
-for data in original augmented control; do
+# RUNS: which runs, in order (the control reads the augmented run's step count, so it comes after it);
+# on 2026-11-28 each took about 3.3 minutes on an H200 and the control did not fit the call.
+for data in ${RUNS:-original augmented control}; do
   run=$W/runs/qa-$data-$SEED; train=$D/train.json; [ $data = augmented ] && train=$D/aug.json
   length=(--num_train_epochs 1)
+  if [ $data = control ] && [ ! -f $W/runs/qa-augmented-$SEED/all_results.json ]; then
+    echo "control $SEED: run the augmented one first (its step count)"; continue
+  fi
   [ $data = control ] && length=(--max_steps $($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["train"]["steps"])' $W/runs/qa-augmented-$SEED/all_results.json))
   $PY recipes/qa/run_qa.py --lang en --model_name_or_path $W/minilm --train_file $train \
     --test_files "${tests[@]}" --test_names "${names[@]}" --output_dir $run --seed $SEED "${length[@]}" \
