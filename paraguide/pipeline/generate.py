@@ -260,9 +260,7 @@ class QuestionParaphraser:
         if reordered or self.select == "depth":
             return max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
         if self.select == "round-trip":  # of those that change enough, the one the paraphraser reads best
-            return max(
-                accepted, key=lambda c: (*_depth(c)[:2], _depth(c)[2] >= MIN_EDIT, c.scores["round_trip"])
-            )
+            return max(accepted, key=_round_trip_rank)
         # An accepted in-place candidate is chosen before the paraphraser's: blind readers accepted far more
         # of those (docs/build.md).
         placed_ok = [c for c in accepted if c.meta["origin"] == "in_place"]
@@ -487,6 +485,13 @@ def _depth(c: Candidate) -> tuple[bool, bool, float]:
         not function_words_only(c.source, c.text, c.lang),
         edit_rate(c.source, c.text, c.lang),
     )
+
+
+def _round_trip_rank(c: Candidate) -> tuple[bool, bool, bool, float]:
+    """select="round-trip"'s order: a rephrasing that changes at least MIN_EDIT of the question first, then
+    the best round trip (``scores["round_trip"]``, set by QuestionParaphraser._round_trip)."""
+    asks, more, rate = _depth(c)
+    return asks, more, rate >= MIN_EDIT, c.scores["round_trip"]
 
 
 def _rephrases(c: Candidate) -> bool:

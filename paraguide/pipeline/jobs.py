@@ -14,7 +14,7 @@ from tqdm.auto import tqdm
 from paraguide.data.io import atomic_write, check_output_file
 from paraguide.data.pairs import Pair, read_pairs
 from paraguide.data.questions import QuestionInput, read_qa, read_questions
-from paraguide.model.rerank import SELECTIONS
+from paraguide.model.rerank import MIN_EDIT, SELECTIONS
 from paraguide.options import option
 from paraguide.text.language import NO_WORD, has_word
 
@@ -234,7 +234,7 @@ class ParaphraseJob:
         choices=SELECTIONS,
     )
     min_edit: float = option(
-        "--select round-trip: the token edit rate a rewrite must reach to rank first", 0.14
+        "--select round-trip: the token edit rate a rewrite must reach to rank first", MIN_EDIT
     )
     device: str | None = option("cpu, cuda, cuda:1 ... (default: cuda when available)")
     dtype: str = option(
