@@ -16,7 +16,12 @@ rephrasing rather than a word swap (y/n). ``--adapter`` takes an adapter folder 
 adapter's rewrites of the same questions on the same sheet, unlabelled, scored apart as ``@NAME``;
 ``--rerank NAME=WEIGHT`` each adapter's ``--rerank-beams`` beams ranked by round trip
 (``paraguide.model.rerank``; tag 2026-11-27b: ``--langs en --n 100 --seed 61 --rerank rt=1 --rerank floor=0``),
-scored as ``@NAME`` for the base adapter and ``@NAME-SYSTEM`` for a ``--compare`` one.
+scored as ``@NAME`` for the base adapter and ``@NAME-SYSTEM`` for a ``--compare`` one. ``--guided-ranked``
+(English) adds a third kind, ``guided-ranked``: rewrites of the first ``--n`` questions of the same shuffle
+that the default has a synonym for, guided by the synonym it would put in place (wordnet&ppdb, ranked by
+all-MiniLM-L6-v2's similarity of the question with it in place, at least 0.96) rather than by the source's
+first suggestion, whose wrong senses ("vino" for wine, "cosmonaut" for astronauts) no adapter can write
+well (tag 2026-11-28f).
 """
 
 from __future__ import annotations
@@ -37,6 +42,24 @@ SHARED = HERE.parent.parent / "shared" / "data"
 RESULTS = HERE / "results"
 COLUMNS = ["fluent", "same", "rephrased"]
 SOURCES = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
+KINDS = ("free", "guided", "guided-ranked")
+
+
+def ranked_suggestions(pool: list[str], n: int, chunk: int = 200) -> dict[int, tuple[str, str]]:
+    """The first ``n`` questions of ``pool`` that the English default has a synonym for, each with it:
+    wordnet&ppdb's suggestions put in place and ranked by all-MiniLM-L6-v2's similarity to the question, the
+    best at 0.96 or more (``data_prep/rule_corpus.py``'s ``swapped``, which the rules2 stage trained on)."""
+    sys.path.insert(0, str(HERE.parent / "data_prep"))
+    from rule_corpus import swapped
+
+    out: dict[int, tuple[str, str]] = {}
+    for start in range(0, len(pool), chunk):
+        for k, options in enumerate(swapped(pool[start : start + chunk], top=1), start):
+            if options and len(out) < n:
+                out[k] = (options[0][0].text, options[0][0].matched)
+        if len(out) >= n:
+            break
+    return out
 
 
 def questions(lang: str, n: int, seed: int, zh: str = "dureader") -> list[str]:
@@ -98,41 +121,41 @@ def make_sheet(args) -> None:
         pool = questions(lang, None, args.seed, args.zh_questions)
         source = load_source(SOURCES[lang], lang=lang)
         found = source.suggest(pool, top_k=1)
-        guided_at = [k for k, f in enumerate(found) if f][: args.n]
-        qs = pool[: max([args.n - 1, *guided_at]) + 1]
-        sugg = [f[0].text if f else None for f in found[: len(qs)]]
-        matched = [f[0].matched if f else None for f in found[: len(qs)]]
+        # kind -> {question index: (suggestion, matched)}: the source's first suggestion, and (--guided-ranked)
+        # the one the English default puts in place (ranked by all-MiniLM-L6-v2, >= 0.96)
+        guided = {"guided": {k: (f[0].text, f[0].matched) for k, f in enumerate(found) if f}}
+        guided["guided"] = dict(list(guided["guided"].items())[: args.n])
+        if args.guided_ranked and lang == "en":
+            guided["guided-ranked"] = ranked_suggestions(pool, args.n)
+        qs = pool[: max([args.n - 1, *(k for g in guided.values() for k in g)]) + 1]
         written = {}  # (system, kind) -> {k: text}
         for system, models in systems.items() if not args.skip_beam else ():
             model = models[lang]
             free = model.paraphrase(qs[: args.n], num_beams=args.beams)
             written[system, "free"] = {k: b[0].text for k, b in enumerate(free)}
-            found_guided = model.paraphrase(
-                [qs[k] for k in guided_at],
-                suggestions=[sugg[k] for k in guided_at],
-                matched=[matched[k] for k in guided_at],
-                num_beams=args.beams,
-            )
-            written[system, "guided"] = {k: b[0].text for k, b in zip(guided_at, found_guided, strict=True)}
+            for kind, at in guided.items():
+                beams = model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
+                                         matched=[m for _, m in at.values()], num_beams=args.beams)  # fmt: skip
+                written[system, kind] = {k: b[0].text for k, b in zip(at, beams, strict=True)}
         for system, models in systems.items() if args.rerank else ():
             # each adapter's n-best, chosen by round trip (paraguide.model.rerank): NAME for the base
             # adapter's, NAME-SYSTEM for a --compare one's
             model, nb = models[lang], args.rerank_beams
             free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
-            guided_qs = [qs[k] for k in guided_at]
-            guided = model.paraphrase(guided_qs, suggestions=[sugg[k] for k in guided_at],
-                                      matched=[matched[k] for k in guided_at], num_beams=nb,
-                                      num_return_sequences=nb)  # fmt: skip
+            beams = {"free": (list(range(args.n)), free)}
+            for kind, at in guided.items():
+                beams[kind] = (list(at), model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
+                                                          matched=[m for _, m in at.values()], num_beams=nb,
+                                                          num_return_sequences=nb))  # fmt: skip
             for spec in args.rerank:
                 name, _, weight = spec.partition("=")
                 name = name if system == "base" else f"{name}-{system}"
                 pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
-                chosen = round_trip(model, qs[: args.n], free, **pick)
-                written[name, "free"] = {k: c[0].text for k, c in enumerate(chosen)}
-                chosen = round_trip(model, guided_qs, guided, **pick)
-                written[name, "guided"] = {k: c[0].text for k, c in zip(guided_at, chosen, strict=True)}
+                for kind, (at, cands) in beams.items():
+                    chosen = round_trip(model, [qs[k] for k in at], cands, **pick)
+                    written[name, kind] = {k: c[0].text for k, c in zip(at, chosen, strict=True)}
         for k, q in enumerate(qs):
-            rewrites = [(system, kind, texts[k], sugg[k] if kind == "guided" else None)
+            rewrites = [(system, kind, texts[k], guided[kind][k][0] if kind in guided else None)
                         for (system, kind), texts in written.items() if k in texts]  # fmt: skip
             if not rewrites:
                 continue
@@ -155,7 +178,7 @@ def score(args) -> None:
     result = {}
     systems = sorted({k.get("system", "base") for k in key.values()})
     for lang in ("en", "zh"):
-        for system, kind in ((s, k) for s in systems for k in ("free", "guided")):
+        for system, kind in ((s, k) for s in systems for k in KINDS):
             items = [i for i, k in key.items()
                      if k["lang"] == lang and k["kind"] == kind and k.get("system", "base") == system]  # fmt: skip
             if not items:
@@ -200,6 +223,9 @@ def main(argv=None) -> int:
                    "on the backward score (paraguide.model.rerank; 0: the most probable that changes "
                    "--min-edit), scored apart as @NAME")  # fmt: skip
     s.add_argument("--rerank-beams", type=int, default=8, help="beams (and candidates) for --rerank")
+    s.add_argument("--guided-ranked", action="store_true",
+                   help="English: also n rewrites guided by the synonym the default would put in place "
+                   "(ranked by all-MiniLM-L6-v2, >= 0.96) rather than the source's first; kind guided-ranked")  # fmt: skip
     s.add_argument("--min-edit", type=float, default=0.14, help="--rerank: the token edit rate to reach")
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
