@@ -27,6 +27,7 @@ well (tag 2026-11-28f).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -99,6 +100,12 @@ def _load(folder: str):
     return Paraphraser.from_pretrained(adapter)
 
 
+def _guided(model, qs: list[str], at: dict[int, tuple[str, str]], **decode):
+    """``model``'s rewrites of the questions ``at`` names (index -> (suggestion, matched)), guided."""
+    return model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
+                            matched=[m for _, m in at.values()], **decode)  # fmt: skip
+
+
 def make_sheet(args) -> None:
     from paraguide.model.rerank import round_trip
     from paraguide.suggest import load_source
@@ -123,8 +130,8 @@ def make_sheet(args) -> None:
         found = source.suggest(pool, top_k=1)
         # kind -> {question index: (suggestion, matched)}: the source's first suggestion, and (--guided-ranked)
         # the one the English default puts in place (ranked by all-MiniLM-L6-v2, >= 0.96)
-        guided = {"guided": {k: (f[0].text, f[0].matched) for k, f in enumerate(found) if f}}
-        guided["guided"] = dict(list(guided["guided"].items())[: args.n])
+        firsts = ((k, (f[0].text, f[0].matched)) for k, f in enumerate(found) if f)
+        guided = {"guided": dict(itertools.islice(firsts, args.n))}
         if args.guided_ranked and lang == "en":
             guided["guided-ranked"] = ranked_suggestions(pool, args.n)
         qs = pool[: max([args.n - 1, *(k for g in guided.values() for k in g)]) + 1]
@@ -134,8 +141,7 @@ def make_sheet(args) -> None:
             free = model.paraphrase(qs[: args.n], num_beams=args.beams)
             written[system, "free"] = {k: b[0].text for k, b in enumerate(free)}
             for kind, at in guided.items():
-                beams = model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
-                                         matched=[m for _, m in at.values()], num_beams=args.beams)  # fmt: skip
+                beams = _guided(model, qs, at, num_beams=args.beams)
                 written[system, kind] = {k: b[0].text for k, b in zip(at, beams, strict=True)}
         for system, models in systems.items() if args.rerank else ():
             # each adapter's n-best, chosen by round trip (paraguide.model.rerank): NAME for the base
@@ -144,9 +150,7 @@ def make_sheet(args) -> None:
             free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
             beams = {"free": (list(range(args.n)), free)}
             for kind, at in guided.items():
-                beams[kind] = (list(at), model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
-                                                          matched=[m for _, m in at.values()], num_beams=nb,
-                                                          num_return_sequences=nb))  # fmt: skip
+                beams[kind] = (list(at), _guided(model, qs, at, num_beams=nb, num_return_sequences=nb))
             for spec in args.rerank:
                 name, _, weight = spec.partition("=")
                 name = name if system == "base" else f"{name}-{system}"
