@@ -21,7 +21,9 @@ scored as ``@NAME`` for the base adapter and ``@NAME-SYSTEM`` for a ``--compare`
 that the default has a synonym for, guided by the synonym it would put in place (wordnet&ppdb, ranked by
 all-MiniLM-L6-v2's similarity of the question with it in place, at least 0.96) rather than by the source's
 first suggestion, whose wrong senses ("vino" for wine, "cosmonaut" for astronauts) no adapter can write
-well (tag 2026-11-28f).
+well (tag 2026-11-28f). ``--rerank NAME=WEIGHT:F`` adds F x the pretrained LM's fluency of each beam to
+its score (tag 2026-11-29a: ``--compare r2=runs/gemma-en-rules2/best.safetensors --langs en --n 100 --seed
+229 --rerank rt=1 --rerank rtf=1:1 --skip-beam``).
 """
 
 from __future__ import annotations
@@ -106,6 +108,23 @@ def _guided(model, qs: list[str], at: dict[int, tuple[str, str]], **decode):
                             matched=[m for _, m in at.values()], **decode)  # fmt: skip
 
 
+_FLUENCY = {}
+
+
+def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
+    """Each candidate's score plus ``weight`` x its fluency under the pretrained LM (the bundled
+    ``lm-gemma-LANG`` scorer's measure: Gemma 3 270M's mean log-probability per token), so that round trip
+    prefers, among rewrites that keep the question, the ones that read well."""
+    from dataclasses import replace
+
+    from paraguide.score.fluency import FluencyScorer
+
+    if lang not in _FLUENCY:
+        _FLUENCY[lang] = FluencyScorer(HERE.parent / "paraguide" / "models" / f"lm-gemma-{lang}")
+    values = iter(_FLUENCY[lang].fluency([c.text for cs in cands for c in cs]))
+    return [[replace(c, score=c.score + weight * next(values)) for c in cs] for cs in cands]
+
+
 def make_sheet(args) -> None:
     from paraguide.model.rerank import round_trip
     from paraguide.suggest import load_source
@@ -152,10 +171,13 @@ def make_sheet(args) -> None:
             for kind, at in guided.items():
                 beams[kind] = (list(at), _guided(model, qs, at, num_beams=nb, num_return_sequences=nb))
             for spec in args.rerank:
-                name, _, weight = spec.partition("=")
+                name, _, weights = spec.partition("=")
+                weight, _, fluent = weights.partition(":")
                 name = name if system == "base" else f"{name}-{system}"
                 pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
                 for kind, (at, cands) in beams.items():
+                    if fluent:  # NAME=WEIGHT:F: each candidate's score gains F x the base LM's fluency
+                        cands = with_fluency(cands, float(fluent), lang)
                     chosen = round_trip(model, [qs[k] for k in at], cands, **pick)
                     written[name, kind] = {k: c[0].text for k, c in zip(at, chosen, strict=True)}
         for k, q in enumerate(qs):
@@ -222,10 +244,10 @@ def main(argv=None) -> int:
     s.add_argument("--compare", action="append", default=[], metavar="NAME=FOLDER",
                    help="another adapter (folder, checkpoint or a run's best.safetensors) whose rewrites of the "
                    "same questions join the sheet, scored apart as @NAME")  # fmt: skip
-    s.add_argument("--rerank", action="append", default=[], metavar="NAME=WEIGHT",
+    s.add_argument("--rerank", action="append", default=[], metavar="NAME=WEIGHT[:FLUENCY]",
                    help="also the base adapter's n-best (--rerank-beams) chosen by round trip with this weight "
                    "on the backward score (paraguide.model.rerank; 0: the most probable that changes "
-                   "--min-edit), scored apart as @NAME")  # fmt: skip
+                   "--min-edit), and FLUENCY x the pretrained LM's fluency of the rewrite, scored apart as @NAME")  # fmt: skip
     s.add_argument("--rerank-beams", type=int, default=8, help="beams (and candidates) for --rerank")
     s.add_argument("--guided-ranked", action="store_true",
                    help="English: also n rewrites guided by the synonym the default would put in place "
