@@ -29,6 +29,7 @@ its score (tag 2026-11-29a: ``--compare r2=runs/gemma-en-rules2/best.safetensors
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import random
@@ -108,7 +109,11 @@ def _guided(model, qs: list[str], at: dict[int, tuple[str, str]], **decode):
                             matched=[m for _, m in at.values()], **decode)  # fmt: skip
 
 
-_FLUENCY = {}
+@functools.cache
+def _pretrained_fluency(lang: str):
+    from paraguide.score.fluency import BUNDLED, FluencyScorer
+
+    return FluencyScorer(BUNDLED / f"lm-gemma-{lang}")
 
 
 def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
@@ -117,11 +122,7 @@ def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
     prefers, among rewrites that keep the question, the ones that read well."""
     from dataclasses import replace
 
-    from paraguide.score.fluency import FluencyScorer
-
-    if lang not in _FLUENCY:
-        _FLUENCY[lang] = FluencyScorer(HERE.parent / "paraguide" / "models" / f"lm-gemma-{lang}")
-    values = iter(_FLUENCY[lang].fluency([c.text for cs in cands for c in cs]))
+    values = iter(_pretrained_fluency(lang).fluency([c.text for cs in cands for c in cs]))
     return [[replace(c, score=c.score + weight * next(values)) for c in cs] for cs in cands]
 
 
