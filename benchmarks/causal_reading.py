@@ -23,7 +23,9 @@ all-MiniLM-L6-v2's similarity of the question with it in place, at least 0.96) r
 first suggestion, whose wrong senses ("vino" for wine, "cosmonaut" for astronauts) no adapter can write
 well (tag 2026-11-28f). ``--rerank NAME=WEIGHT:F`` adds F x the pretrained LM's fluency of each beam to
 its score (tag 2026-11-29a: ``--compare r2=runs/gemma-en-rules2/best.safetensors --langs en --n 100 --seed
-229 --rerank rt=1 --rerank rtf=1:1 --skip-beam``).
+229 --rerank rt=1 --rerank rtf=1:1 --skip-beam``); ``NAME=WEIGHT:F:keeps`` ranks first the beams that pass
+the text-only meaning checks (``paraguide.score.filters.keeps_meaning``: content, scope and question words,
+names, length), ``F`` 0 for none of the fluency.
 """
 
 from __future__ import annotations
@@ -126,6 +128,18 @@ def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
     return [[replace(c, score=c.score + weight * next(values)) for c in cs] for cs in cands]
 
 
+def _keeps(lang: str, matched: dict[str, str]):
+    """``round_trip``'s ``keeps``: paraguide.score.filters.keeps_meaning, with each guided question's
+    replaced phrase (``matched``: question -> phrase) allowed to go."""
+    from paraguide.score.filters import keeps_meaning
+
+    def keeps(questions, cands):
+        return keeps_meaning(questions, [c.text for c in cands], [c.suggestion for c in cands],
+                             [matched.get(q, "") for q in questions], lang=lang)  # fmt: skip
+
+    return keeps
+
+
 def make_sheet(args) -> None:
     from paraguide.model.rerank import round_trip
     from paraguide.suggest import load_source
@@ -173,13 +187,16 @@ def make_sheet(args) -> None:
                 beams[kind] = (list(at), _guided(model, qs, at, num_beams=nb, num_return_sequences=nb))
             for spec in args.rerank:
                 name, _, weights = spec.partition("=")
-                weight, _, fluent = weights.partition(":")
+                weight, fluent, checks = (weights.split(":") + ["", ""])[:3]
                 name = name if system == "base" else f"{name}-{system}"
                 pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
                 for kind, (at, cands) in beams.items():
-                    if fluent:  # NAME=WEIGHT:F: each candidate's score gains F x the base LM's fluency
+                    if fluent and float(fluent):  # NAME=WEIGHT:F: each score gains F x the base LM's fluency
                         cands = with_fluency(cands, float(fluent), lang)
-                    chosen = round_trip(model, [qs[k] for k in at], cands, **pick)
+                    # NAME=WEIGHT:F:keeps: the beams that pass the text-only meaning checks first
+                    matched = {qs[k]: guided[kind][k][1] for k in at} if kind in guided else {}
+                    keeps = _keeps(lang, matched) if checks == "keeps" else None
+                    chosen = round_trip(model, [qs[k] for k in at], cands, keeps=keeps, **pick)
                     written[name, kind] = {k: c[0].text for k, c in zip(at, chosen, strict=True)}
         for k, q in enumerate(qs):
             rewrites = [(system, kind, texts[k], guided[kind][k][0] if kind in guided else None)
@@ -188,8 +205,15 @@ def make_sheet(args) -> None:
                 continue
             rng.shuffle(rewrites)
             lines += [f"## {lang}-{k + 1}", "", f"Original: {q}", ""]
+            shown = {}  # --dedupe: text -> its item; the sheet shows no suggestion, so one text is one judgement
             for system, kind, text, s in rewrites:
+                if args.dedupe and text in shown:
+                    key[shown[text]].setdefault("also", []).append(
+                        {"kind": kind, "system": system, "suggestion": s}
+                    )
+                    continue
                 item += 1
+                shown[text] = str(item)
                 lines.append(f"- item {item}: {text}")
                 key[str(item)] = {"lang": lang, "kind": kind, "system": system, "original": q, "rewrite": text,
                                   "suggestion": s, "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
@@ -202,6 +226,10 @@ def score(args) -> None:
     p = paths(args.tag)
     key = json.loads(p["key"].read_text(encoding="utf-8"))
     judged = read_judgements(str(p["judgements"]), key, COLUMNS, set(COLUMNS))
+    # an item that stands for several systems' identical rewrite (--dedupe) counts once for each
+    judged = {f"{i}/{n}": judged[i] for i, k in key.items() for n in range(1 + len(k.get("also", [])))}
+    key = {f"{i}/{n}": {**k, **extra} for i, k in key.items()
+           for n, extra in enumerate([{}, *k.get("also", [])])}  # fmt: skip
     result = {}
     systems = sorted({k.get("system", "base") for k in key.values()})
     for lang in ("en", "zh"):
@@ -245,10 +273,16 @@ def main(argv=None) -> int:
     s.add_argument("--compare", action="append", default=[], metavar="NAME=FOLDER",
                    help="another adapter (folder, checkpoint or a run's best.safetensors) whose rewrites of the "
                    "same questions join the sheet, scored apart as @NAME")  # fmt: skip
-    s.add_argument("--rerank", action="append", default=[], metavar="NAME=WEIGHT[:FLUENCY]",
+    s.add_argument("--rerank", action="append", default=[], metavar="NAME=WEIGHT[:FLUENCY[:keeps]]",
                    help="also the base adapter's n-best (--rerank-beams) chosen by round trip with this weight "
                    "on the backward score (paraguide.model.rerank; 0: the most probable that changes "
-                   "--min-edit), and FLUENCY x the pretrained LM's fluency of the rewrite, scored apart as @NAME")  # fmt: skip
+                   "--min-edit), and FLUENCY x the pretrained LM's fluency of the rewrite, the beams that pass the "
+                   "text-only meaning checks first with :keeps; scored apart as @NAME")  # fmt: skip
+    s.add_argument(
+        "--dedupe",
+        action="store_true",
+        help="show a rewrite that several systems wrote of one question once (scored for each)",
+    )
     s.add_argument("--rerank-beams", type=int, default=8, help="beams (and candidates) for --rerank")
     s.add_argument("--guided-ranked", action="store_true",
                    help="English: also n rewrites guided by the synonym the default would put in place "

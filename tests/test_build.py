@@ -104,7 +104,7 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
         (q1, "which"): "Which year was the music hall designed?",
         (q1, "planned"): "What year was the music hall planned?",
         (q2, "which"): "Which year did the war end?",
-        (q2, None): "When did the fighting end?",  # loses "war", adds "fighting": keeps_content drops it
+        (q2, None): "Why did the war end?",  # asks why, not when ("What year"): keeps_question_type drops it
     }
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsQuestionType(), KeepsContent()])
     paraphraser = ScriptedParaphraser(outputs)
@@ -113,7 +113,7 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
     got = _json(generate([Item("a", q1), Item("b", q2)]))
     assert [(q, s) for q, s in paraphraser.calls[0]] == [(q1, "which"), (q1, "planned"), (q1, None), (q2, "which"), (q2, None)]  # fmt: skip
     assert (got[0]["paraphrase"], got[0]["suggestion"]) == ("The music hall was designed in what year?", "")
-    # q2: the free rewrite asks "when", not "what"; only the question-word swap is left, and it is taken
+    # q2: the free rewrite asks "why", not "when"; only the question-word swap is left, and it is taken
     assert got[1]["paraphrase"] == "Which year did the war end?"
     assert got[1]["candidate_drops"] == {"keeps_question_type": 1}
     with pytest.raises(ValueError, match="free rewrites need the paraphraser"):

@@ -152,3 +152,54 @@ def test_swap_likelihood_scores_only_synonym_swaps():
     assert (
         candidates[1].scores == {"paraphraser": -0.2} and candidates[2].scores == {} == candidates[3].scores
     )
+
+
+def test_a_phrase_that_asks_as_one_question_word_counts_as_it():
+    from paraguide.score.filters import KeepsQuestionType, question_type
+
+    assert question_type("In what way did the Mongols acquire printing?", "en") == {"how"}
+    assert question_type("For what reason did the Normans invade England?", "en") == {"why"}
+    assert question_type("What is the location of the Kuiper Belt?", "en") == {"where"}
+    assert question_type("In what year did Tesla die?", "en") == question_type("When did Tesla die?", "en")
+    assert question_type("What was the number of customers?", "en") == {"how"}
+    assert question_type("What is the name of the man who won?", "en") == {"what"}
+    keeps = KeepsQuestionType()
+    # the rules' frames keep the question's type; the same frame put on another question changes it
+    rule = Candidate("How did Luther describe his learning?", "In what way did Luther describe his learning?")
+    garbled = Candidate("What is the role of teachers?", "In what way is the role of teachers?")
+    assert keeps.reasons([rule, garbled]) == [None, "asks how, not what"]
+
+
+def test_well_formed_drops_what_no_person_writes():
+    from paraguide.score.filters import WellFormed
+
+    pairs = [
+        ("Who was yersinia pestis named for?", "For whom was yersinia pestis named for?"),
+        ("What did Lepidodinium viride lose?", "What did Lepidodinium viride lose to?"),
+        ("How many tiers are in the form?", "In the form, how many tiers are in the?"),
+        ("What kind of facility was Wardenclyffe?", "What kind of facility was Wardenclyffe's?"),
+        (
+            "In 1984, ARTS was merged with what other channel?",
+            "What other channel? In 1984, ARTS was merged with?",
+        ),
+        ("How did Luther describe it?", "In what way did Luther describe it?\nQuestion: In what way?"),
+        # what a person does write
+        ("What is the capital of France?", "What is France's capital?"),
+        ("To which Secretary did Carothers write?", "Which Secretary did Carothers write to?"),
+        ("In what city did Tesla live?", "What was the city in which Tesla lived?"),
+        ("什么是光合作用？", "光合作用是什么？"),
+    ]
+    lang = ["en"] * 9 + ["zh"]
+    got = WellFormed().reasons([Candidate(a, b, lang=x) for (a, b), x in zip(pairs, lang, strict=True)])
+    assert got == [
+        "ends on an added 'for'",
+        "ends on an added 'to'",
+        "ends on 'the'",
+        "a possessive from nowhere",
+        "two questions",
+        "two lines",
+        None,
+        None,
+        None,
+        None,
+    ]

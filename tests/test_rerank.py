@@ -50,3 +50,25 @@ def test_a_candidate_that_uses_the_suggestion_comes_first():
     assert [c.text for c in round_trip(para, [Q], [[without, with_it]])[0]] == [with_it.text, DEEP.text]
     with pytest.raises(ValueError, match="2 questions but 1 candidate lists"):
         round_trip(para, [Q, Q], [[DEEP]])
+
+
+def test_the_beams_that_keep_the_question_come_first_with_the_pipelines_checks():
+    from paraguide.score.filters import keeps_meaning
+
+    q = "Who owns the rail lines in Victoria?"
+    keep = Paraphrase("Who is it that owns the rail lines in Victoria?", -0.5, "", True)
+    why = Paraphrase("Who owns the rail lines in Victoria and why?", -0.2, "", True)  # a second question
+    lost = Paraphrase("Who owns the lines in Victoria?", -0.3, "", True)  # "rail" lost
+    copy = Paraphrase(q, -0.1, "", True)
+    para = Backward({keep.text: -0.9, why.text: -0.3, lost.text: -0.4, copy.text: -0.1})
+    options = [[copy, lost, why, keep]]
+    # without checks the round trip takes the rewrite that asks a second question (-0.5) ...
+    assert round_trip(para, [q], options)[0][0].text == why.text
+
+    def keeps(questions, cands):
+        return keeps_meaning(questions, [c.text for c in cands], [c.suggestion for c in cands])
+
+    assert keeps_meaning([q] * 4, [c.text for c in options[0]]) == [True, False, False, True]
+    # ... with them, among those that change enough, the ones that keep it first, then by score
+    ranked = round_trip(para, [q], options, keeps=keeps)[0]
+    assert [c.text for c in ranked] == [keep.text, why.text, copy.text, lost.text]  # "rail" lost: 1 of 8

@@ -20,7 +20,7 @@ probable of 8 that changes enough (``weight=0``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from paraguide.text.edits import edit_rate
@@ -38,29 +38,42 @@ def round_trip(
     min_edit: float = MIN_EDIT,
     weight: float = 1.0,
     batch_size: int = 32,
+    keeps: Callable[[Sequence[str], Sequence], Sequence[bool]] | None = None,
 ) -> list[list]:
     """Each question's ``candidates`` (a :class:`~paraguide.model.paraphraser.CausalParaphraser`'s n-best
     or samples) ranked as the module says: those that use the suggestion (where any does) and change at
     least ``min_edit`` of the question's tokens first, each group by ``forward + weight * backward``; every
     :class:`~paraguide.model.paraphraser.Paraphrase` carries its combined ``score``. ``lang``: how tokens
-    are counted (None: Chinese for a question with CJK characters, else English)."""
+    are counted (None: Chinese for a question with CJK characters, else English). ``keeps``: a check of
+    meaning on the text alone, ``keeps(questions, candidates) -> [bool]`` over flat lists (the pipeline's
+    filters: a content word lost, a question word brought in, a scope word changed); within each group
+    (the suggestion used or not, enough changed or not) the candidates it passes come before the ones it
+    fails -- it ranks, it never rejects.
+    The model itself does not know the filters: the caller brings them (``paraguide.score.filters``)."""
     if len(questions) != len(candidates):
         raise ValueError(f"{len(questions)} questions but {len(candidates)} candidate lists")
     flat = [(i, c) for i, cands in enumerate(candidates) for c in cands]
     back = paraphraser.log_likelihood(
         [c.text for _, c in flat], [questions[i] for i, _ in flat], batch_size=batch_size
     )
+    passed = keeps([questions[i] for i, _ in flat], [c for _, c in flat]) if keeps else [True] * len(flat)
     ranked: list[list] = [[] for _ in questions]
-    for (i, c), b in zip(flat, back, strict=True):
+    fails: list[set[int]] = [set() for _ in questions]
+    for (i, c), b, ok in zip(flat, back, passed, strict=True):
+        if not ok:
+            fails[i].add(len(ranked[i]))
         ranked[i].append(replace(c, score=c.score + weight * b))
-    for q, options in zip(questions, ranked, strict=True):
+    for i, (q, options) in enumerate(zip(questions, ranked, strict=True)):
         q_lang = lang or ("zh" if has_cjk(q) else "en")
         uses = any(c.includes_suggestion for c in options)
-        options.sort(
-            key=lambda c: (
-                uses and not c.includes_suggestion,
-                edit_rate(q, c.text, q_lang) < min_edit,
-                -c.score,
-            )
+        order = sorted(
+            range(len(options)),
+            key=lambda j: (
+                uses and not options[j].includes_suggestion,
+                edit_rate(q, options[j].text, q_lang) < min_edit,
+                j in fails[i],
+                -options[j].score,
+            ),
         )
+        ranked[i] = [options[j] for j in order]
     return ranked

@@ -182,11 +182,23 @@ _EN_AUX = re.compile(r"^(is|are|was|were|am|do|does|did|can|could|will|would|sha
                      re.IGNORECASE)  # fmt: skip
 
 
+# Phrases that ask as one question word: the rephrasing rules' frames (paraguide.text.reorder) and their
+# kin. "In what way" asks how, so it keeps a "How ...?" question and changes a "What ...?" one.
+_EN_WH_PHRASES = [
+    (re.compile(r"\b(in|by) (what|which) (way|ways|manner|means)\b"), "how"),
+    (re.compile(r"\bwhat (is|was|are|were) the (number|amount) of\b"), "how"),
+    (re.compile(r"\bfor (what|which) reasons?\b|\bwhat (is|was|are|were) the reasons? (for|why|that)\b"), "why"),
+    (re.compile(r"\bwhat (is|was|are|were) the locations? of\b|\b(in|at) (what|which) (place|location)\b"), "where"),
+    (re.compile(r"\b((in|on|during|at) )?(what|which) (year|month|day|date|time|century|decade)\b"), "when"),
+]  # fmt: skip
+
+
 def question_type(text: str, lang: str) -> frozenset[str]:
     """The kinds of question a text asks: Chinese, its question words, each by its group (啥 asks as 什么);
     English, its first question word by group ("which" asks as "what"; later ones are mostly relative
-    pronouns: "What is the name of the man who ..."), or "yes/no" for a question that opens with an
-    auxiliary."""
+    pronouns: "What is the name of the man who ..."), a phrase that asks as one counted as it ("In what
+    way" as "how", "For what reason" as "why", "In what year" as "when", "What is the number of" as "how
+    many"), or "yes/no" for a question that opens with an auxiliary."""
     if lang == "zh":
         found = {g for w, g in _ZH_WH.items() if w in text}
         if "什么时候" in text or "啥时候" in text:  # "when", not "what"
@@ -194,8 +206,17 @@ def question_type(text: str, lang: str) -> frozenset[str]:
         return frozenset(found)
     if _EN_AUX.match(text.strip()):
         return frozenset({"yes/no"})
-    first = next((_EN_WH[w] for w in (t.lower() for t in tokenize(text, lang)) if w in _EN_WH), None)
-    return frozenset({first} if first else ())
+    words = [t.lower() for t in tokenize(text, lang)]
+    at = next((i for i, w in enumerate(words) if w in _EN_WH), None)
+    if at is None:
+        return frozenset()
+    lowered = " ".join(words)
+    start = len(" ".join(words[:at]))  # where the first question word begins in ``lowered``
+    for pattern, group in _EN_WH_PHRASES:
+        m = pattern.search(lowered)
+        if m and m.start() <= start + 1 and m.end() > start:  # the phrase holds the first question word
+            return frozenset({group})
+    return frozenset({_EN_WH[words[at]]})
 
 
 class KeepsQuestionType(Filter):
@@ -471,6 +492,58 @@ class StillAQuestion(Filter):
         ]
 
 
+_EN_PREPOSITIONS = frozenset((
+    "about", "above", "across", "after", "against", "along", "among", "around", "as", "at", "before", "behind",
+    "below", "beneath", "beside", "between", "beyond", "by", "despite", "during", "for", "from", "in", "inside",
+    "into", "like", "near", "of", "off", "on", "onto", "out", "outside", "over", "past", "since", "through",
+    "throughout", "to", "toward", "towards", "under", "until", "up", "upon", "with", "within", "without",
+))  # fmt: skip
+# a question cannot end on these
+_EN_NO_END = frozenset(("the", "a", "an", "and", "but", "or", "nor", "than", "whose"))
+
+
+class WellFormed(Filter):
+    """Drop a rewrite whose form is broken in ways a person never writes and the other checks do not see
+    (the pretrained paraphraser's deep beams, blind reading 2026-11-29b): two questions or two lines where
+    the source has one ("What other channel? In 1984, ... merged with?"); English, a question that ends on
+    an article or conjunction ("... how many tiers are in the?"), on a preposition the source has fewer of
+    ("For whom was it named for?", "What did it lose to?", "Where does the Rhine end at?"), or with a
+    possessive from nowhere ("What kind of facility was Wardenclyffe's?") -- one that stands for an "of"
+    the source had ("the capital of France" -> "France's capital") passes."""
+
+    name = "well_formed"
+
+    def reasons(self, candidates):
+        out = []
+        for c in candidates:
+            text, source = c.text.strip(), c.source.strip()
+            marks = "?？"
+            if "\n" in text and "\n" not in source:
+                out.append("two lines")
+            elif sum(text.count(m) for m in marks) > max(1, sum(source.count(m) for m in marks)):
+                out.append("two questions")
+            else:
+                out.append(self._english(c) if c.lang == "en" else None)
+        return out
+
+    @staticmethod
+    def _english(c: Candidate) -> str | None:
+        words = [t.lower() for t in tokenize(c.text, "en") if is_word(t) or t in ("'s", "’s")]
+        before = [t.lower() for t in tokenize(c.source, "en") if is_word(t) or t in ("'s", "’s")]
+        offered = [t.lower() for t in tokenize(f"{c.suggestion} {c.matched}", "en")]
+        if not words:
+            return None
+        last = words[-1]
+        if last in _EN_NO_END and (not before or before[-1] != last):
+            return f"ends on {last!r}"
+        if last in _EN_PREPOSITIONS and words.count(last) > before.count(last) + offered.count(last):
+            return f"ends on an added {last!r}"
+        possessives = sum(w in ("'s", "’s") for w in words) - sum(w in ("'s", "’s") for w in before)
+        if possessives > max(0, before.count("of") - words.count("of")):
+            return "a possessive from nowhere"
+        return None
+
+
 _NUMBER = re.compile(r"\d")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -582,6 +655,39 @@ class SwapLikelihood(ThresholdFilter):
 def cheap_filters() -> list[Filter]:
     """The filters every chain starts with: rules on the text alone, before any model scores it."""
     return [DiffersFromSource(), ContainsSuggestion(), LengthRatio(), StillAQuestion(), KeepsNames()]
+
+
+def meaning_filters() -> list[Filter]:
+    """The checks of meaning on the text alone that a rewrite must pass (and a swap passes anyway): length,
+    still a question and well formed, names and numbers kept, the question's type, content words and scope words kept --
+    the chain of ``keep_content`` builds without its model scorers."""
+    return [
+        LengthRatio(), StillAQuestion(), WellFormed(), KeepsNames(), KeepsQuestionType(), KeepsContent(), KeepsScope()
+    ]  # fmt: skip
+
+
+def keeps_meaning(
+    questions: Sequence[str],
+    texts: Sequence[str],
+    suggestions: Sequence[str] | None = None,
+    matched: Sequence[str] | None = None,
+    lang: str = "en",
+) -> list[bool]:
+    """Whether each rewrite ``texts[i]`` of ``questions[i]`` passes :func:`meaning_filters` (the words of
+    ``suggestions[i]`` may come in, those of ``matched[i]`` go): what
+    :func:`paraguide.model.rerank.round_trip` takes as ``keeps`` to rank first the beams that keep the
+    question."""
+    n = len(questions)
+    suggestions = suggestions if suggestions is not None else [""] * n
+    matched = matched if matched is not None else [""] * n
+    if not len(texts) == len(suggestions) == len(matched) == n:
+        raise ValueError(
+            f"{n} questions but {len(texts)} texts, {len(suggestions)} suggestions, {len(matched)} matched"
+        )
+    batch = [Candidate(q, t, s or "", lang=lang, matched=m or "")
+             for q, t, s, m in zip(questions, texts, suggestions, matched, strict=True)]  # fmt: skip
+    FilterChain(meaning_filters())(batch)
+    return [c.dropped_by is None for c in batch]
 
 
 class FilterChain:
