@@ -163,6 +163,7 @@ def test_a_phrase_that_asks_as_one_question_word_counts_as_it():
     assert question_type("In what year did Tesla die?", "en") == question_type("When did Tesla die?", "en")
     assert question_type("What was the number of customers?", "en") == {"how"}
     assert question_type("What is the name of the man who won?", "en") == {"what"}
+    assert question_type("Which time period does the collection cover?", "en") == {"what"}  # a noun, not when
     keeps = KeepsQuestionType()
     # the rules' frames keep the question's type; the same frame put on another question changes it
     rule = Candidate("How did Luther describe his learning?", "In what way did Luther describe his learning?")

@@ -189,7 +189,7 @@ _EN_WH_PHRASES = [
     (re.compile(r"\bwhat (is|was|are|were) the (number|amount) of\b"), "how"),
     (re.compile(r"\bfor (what|which) reasons?\b|\bwhat (is|was|are|were) the reasons? (for|why|that)\b"), "why"),
     (re.compile(r"\bwhat (is|was|are|were) the locations? of\b|\b(in|at) (what|which) (place|location)\b"), "where"),
-    (re.compile(r"\b((in|on|during|at) )?(what|which) (year|month|day|date|time|century|decade)\b"), "when"),
+    (re.compile(r"\b((in|on|during|at) )?(what|which) (year|month|day|date|time|century|decade)\b(?! (period|periods|frame|zone|span|scale))"), "when"),
 ]  # fmt: skip
 
 
