@@ -57,23 +57,18 @@ def round_trip(
         [c.text for _, c in flat], [questions[i] for i, _ in flat], batch_size=batch_size
     )
     passed = keeps([questions[i] for i, _ in flat], [c for _, c in flat]) if keeps else [True] * len(flat)
-    ranked: list[list] = [[] for _ in questions]
-    fails: list[set[int]] = [set() for _ in questions]
+    ranked: list[list] = [[] for _ in questions]  # (fails the check, candidate with its combined score)
     for (i, c), b, ok in zip(flat, back, passed, strict=True):
-        if not ok:
-            fails[i].add(len(ranked[i]))
-        ranked[i].append(replace(c, score=c.score + weight * b))
-    for i, (q, options) in enumerate(zip(questions, ranked, strict=True)):
+        ranked[i].append((not ok, replace(c, score=c.score + weight * b)))
+    for q, options in zip(questions, ranked, strict=True):
         q_lang = lang or ("zh" if has_cjk(q) else "en")
-        uses = any(c.includes_suggestion for c in options)
-        order = sorted(
-            range(len(options)),
-            key=lambda j: (
-                uses and not options[j].includes_suggestion,
-                edit_rate(q, options[j].text, q_lang) < min_edit,
-                j in fails[i],
-                -options[j].score,
-            ),
+        uses = any(c.includes_suggestion for _, c in options)
+        options.sort(
+            key=lambda o: (
+                uses and not o[1].includes_suggestion,
+                edit_rate(q, o[1].text, q_lang) < min_edit,
+                o[0],
+                -o[1].score,
+            )
         )
-        ranked[i] = [options[j] for j in order]
-    return ranked
+    return [[c for _, c in options] for options in ranked]

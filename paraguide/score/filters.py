@@ -211,10 +211,10 @@ def question_type(text: str, lang: str) -> frozenset[str]:
     if at is None:
         return frozenset()
     lowered = " ".join(words)
-    start = len(" ".join(words[:at]))  # where the first question word begins in ``lowered``
+    start = len(" ".join(words[: at + 1])) - len(words[at])  # where the first question word begins
     for pattern, group in _EN_WH_PHRASES:
         m = pattern.search(lowered)
-        if m and m.start() <= start + 1 and m.end() > start:  # the phrase holds the first question word
+        if m and m.start() <= start < m.end():  # the phrase holds the first question word
             return frozenset({group})
     return frozenset({_EN_WH[words[at]]})
 
@@ -502,6 +502,10 @@ _EN_PREPOSITIONS = frozenset((
 _EN_NO_END = frozenset(("the", "a", "an", "and", "but", "or", "nor", "than", "whose"))
 
 
+def _question_marks(text: str) -> int:
+    return text.count("?") + text.count("？")
+
+
 class WellFormed(Filter):
     """Drop a rewrite whose form is broken in ways a person never writes and the other checks do not see
     (the pretrained paraphraser's deep beams, blind reading 2026-11-29b): two questions or two lines where
@@ -517,10 +521,9 @@ class WellFormed(Filter):
         out = []
         for c in candidates:
             text, source = c.text.strip(), c.source.strip()
-            marks = "?？"
             if "\n" in text and "\n" not in source:
                 out.append("two lines")
-            elif sum(text.count(m) for m in marks) > max(1, sum(source.count(m) for m in marks)):
+            elif _question_marks(text) > max(1, _question_marks(source)):
                 out.append("two questions")
             else:
                 out.append(self._english(c) if c.lang == "en" else None)
@@ -528,8 +531,12 @@ class WellFormed(Filter):
 
     @staticmethod
     def _english(c: Candidate) -> str | None:
-        words = [t.lower() for t in tokenize(c.text, "en") if is_word(t) or t in ("'s", "’s")]
-        before = [t.lower() for t in tokenize(c.source, "en") if is_word(t) or t in ("'s", "’s")]
+        def words_of(text: str) -> list[str]:  # words and possessive marks, lower-cased, "’s" as "'s"
+            return [
+                t.lower().replace("’", "'") for t in tokenize(text, "en") if is_word(t) or t in ("'s", "’s")
+            ]
+
+        words, before = words_of(c.text), words_of(c.source)
         offered = [t.lower() for t in tokenize(f"{c.suggestion} {c.matched}", "en")]
         if not words:
             return None
@@ -538,7 +545,7 @@ class WellFormed(Filter):
             return f"ends on {last!r}"
         if last in _EN_PREPOSITIONS and words.count(last) > before.count(last) + offered.count(last):
             return f"ends on an added {last!r}"
-        possessives = sum(w in ("'s", "’s") for w in words) - sum(w in ("'s", "’s") for w in before)
+        possessives = words.count("'s") - before.count("'s")
         if possessives > max(0, before.count("of") - words.count("of")):
             return "a possessive from nowhere"
         return None
