@@ -25,7 +25,14 @@ well (tag 2026-11-28f). ``--rerank NAME=WEIGHT:F`` adds F x the pretrained LM's 
 its score (tag 2026-11-29a: ``--compare r2=runs/gemma-en-rules2/best.safetensors --langs en --n 100 --seed
 229 --rerank rt=1 --rerank rtf=1:1 --skip-beam``); ``NAME=WEIGHT:F:keeps`` ranks first the beams that pass
 the text-only meaning checks (``paraguide.score.filters.keeps_meaning``: content, scope and question words,
-names, length), ``F`` 0 for none of the fluency.
+names, length), ``F`` 0 for none of the fluency. ``--guided-placed`` adds the kind ``guided-placed``: the
+same first suggestions given as they stand in place ("situated" for WordNet's "situate", as the builders
+give them since 2026-11-29); ``--guided-checked`` the kind ``guided-checked``: the first ``--n`` questions
+that have a synonym the default would put in place *and* its swap check passes (``--swap-check gemma-en``
+at the test-set threshold), up to ``--guided-suggestions`` of them as they stand in place, all their beams
+ranked together; ``--no-free`` leaves the free rewrites out (tag 2026-11-29f: ``--compare
+r2b=runs/gemma-en-rules2b/best.safetensors --langs en --n 100 --seed 401 --rerank rtkf=1:1:keeps --skip-beam
+--dedupe --no-free --guided-placed --guided-checked --guided-suggestions 3``).
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ SHARED = HERE.parent.parent / "shared" / "data"
 RESULTS = HERE / "results"
 COLUMNS = ["fluent", "same", "rephrased"]
 SOURCES = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
-KINDS = ("free", "guided", "guided-ranked")
+KINDS = ("free", "guided", "guided-placed", "guided-ranked", "guided-checked")
 
 
 def ranked_suggestions(pool: list[str], n: int, chunk: int = 200) -> dict[int, tuple[str, str]]:
@@ -62,7 +69,36 @@ def ranked_suggestions(pool: list[str], n: int, chunk: int = 200) -> dict[int, t
     for start in range(0, len(pool), chunk):
         for k, options in enumerate(swapped(pool[start : start + chunk], top=1), start):
             if options and len(out) < n:
-                out[k] = (options[0][0].text, options[0][0].matched)
+                out[k] = (options[0][0].text, options[0][0].matched)  # the source's text, as it was read
+        if len(out) >= n:
+            break
+    return out
+
+
+def checked_suggestions(pool: list[str], n: int, k: int = 1, chunk: int = 200) -> dict[int, list[tuple]]:
+    """The first ``n`` questions of ``pool`` that the English default would put a synonym in place in, each
+    with up to ``k`` of its synonyms, best first: ``ranked_suggestions``' swaps (all-MiniLM-L6-v2 >= 0.96)
+    that also pass the default's swap check (``--swap-check gemma-en``: how readily the bundled adapter
+    writes the swapped question, at its calibrated test-set threshold), ordered by it -- the suggestions
+    whose sense fits the question, which is what a guided rewrite can build on."""
+    sys.path.insert(0, str(HERE.parent / "data_prep"))
+    from rule_corpus import swapped
+
+    from paraguide.score import default_threshold, load_scorer
+
+    check = load_scorer("paraphraser:gemma-en", lang="en")
+    threshold = default_threshold("paraphraser", "testset", "en")
+    out: dict[int, list[tuple]] = {}
+    for start in range(0, len(pool), chunk):
+        options = swapped(pool[start : start + chunk], top=12)
+        pairs = [(pool[j], p.text) for j, opts in enumerate(options, start) for _, p in opts]
+        scores = iter(check.score(pairs)) if pairs else iter(())
+        for j, opts in enumerate(options, start):
+            kept = sorted(((next(scores), s, p) for s, p in opts), key=lambda x: -x[0])
+            # the synonym as it stands in the question ("situated"): what the paraphraser's prompt gets
+            kept = [(p.phrase, s.matched) for v, s, p in kept if v >= threshold][:k]
+            if kept and len(out) < n:
+                out[j] = kept
         if len(out) >= n:
             break
     return out
@@ -105,10 +141,13 @@ def _load(folder: str):
     return Paraphraser.from_pretrained(adapter)
 
 
-def _guided(model, qs: list[str], at: dict[int, tuple[str, str]], **decode):
-    """``model``'s rewrites of the questions ``at`` names (index -> (suggestion, matched)), guided."""
-    return model.paraphrase([qs[k] for k in at], suggestions=[s for s, _ in at.values()],
-                            matched=[m for _, m in at.values()], **decode)  # fmt: skip
+def _guided(model, qs: list[str], at: dict[int, list[tuple[str, str]]], **decode):
+    """``model``'s rewrites of the questions ``at`` names (index -> [(suggestion, matched), ...]), guided:
+    each question's candidates under every one of its suggestions, in one list."""
+    flat = [(k, s, m) for k, options in at.items() for s, m in options]
+    beams = iter(model.paraphrase([qs[k] for k, _, _ in flat], suggestions=[s for _, s, _ in flat],
+                                  matched=[m for _, _, m in flat], **decode))  # fmt: skip
+    return [[c for _ in options for c in next(beams)] for options in at.values()]
 
 
 @functools.cache
@@ -128,14 +167,15 @@ def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
     return [[replace(c, score=c.score + weight * next(values)) for c in cs] for cs in cands]
 
 
-def _keeps(lang: str, matched: dict[str, str]):
+def _keeps(lang: str, matched: dict[tuple[str, str], str]):
     """``round_trip``'s ``keeps``: paraguide.score.filters.keeps_meaning, with each guided question's
-    replaced phrase (``matched``: question -> phrase) allowed to go."""
+    replaced phrase (``matched``: (question, suggestion) -> phrase) allowed to go."""
     from paraguide.score.filters import keeps_meaning
 
     def keeps(questions, cands):
         return keeps_meaning(questions, [c.text for c in cands], [c.suggestion for c in cands],
-                             [matched.get(q, "") for q in questions], lang=lang)  # fmt: skip
+                             [matched.get((q, c.suggestion or ""), "") for q, c in zip(questions, cands, strict=True)],
+                             lang=lang)  # fmt: skip
 
     return keeps
 
@@ -164,25 +204,44 @@ def make_sheet(args) -> None:
         found = source.suggest(pool, top_k=1)
         # kind -> {question index: (suggestion, matched)}: the source's first suggestion, and (--guided-ranked)
         # the one the English default puts in place (ranked by all-MiniLM-L6-v2, >= 0.96)
-        firsts = ((k, (f[0].text, f[0].matched)) for k, f in enumerate(found) if f)
+        # (--guided-checked) up to --guided-suggestions of those that also pass the default's swap check;
+        # each question index -> [(suggestion, matched), ...]
+        firsts = ((k, [(f[0].text, f[0].matched)]) for k, f in enumerate(found) if f)
         guided = {"guided": dict(itertools.islice(firsts, args.n))}
         if args.guided_ranked and lang == "en":
-            guided["guided-ranked"] = ranked_suggestions(pool, args.n)
+            guided["guided-ranked"] = {k: [v] for k, v in ranked_suggestions(pool, args.n).items()}
+        if (
+            args.guided_placed
+        ):  # the same first suggestions, as they stand in place ("situated", not "situate")
+            from paraguide.text.substitute import place
+
+            guided["guided-placed"] = {}
+            for k in guided["guided"]:
+                f = found[k][0]
+                p = place(pool[k], [(f.span, f.text)], lang)[0] if f.span is not None and f.matched else None
+                guided["guided-placed"][k] = [(p.phrase if p else f.text, f.matched)]
+        if args.guided_checked and lang == "en":
+            guided["guided-checked"] = checked_suggestions(pool, args.n, args.guided_suggestions)
         qs = pool[: max([args.n - 1, *(k for g in guided.values() for k in g)]) + 1]
         written = {}  # (system, kind) -> {k: text}
         for system, models in systems.items() if not args.skip_beam else ():
             model = models[lang]
-            free = model.paraphrase(qs[: args.n], num_beams=args.beams)
-            written[system, "free"] = {k: b[0].text for k, b in enumerate(free)}
-            for kind, at in guided.items():
-                beams = _guided(model, qs, at, num_beams=args.beams)
-                written[system, kind] = {k: b[0].text for k, b in zip(at, beams, strict=True)}
+            if not args.no_free:
+                free = model.paraphrase(qs[: args.n], num_beams=args.beams)
+                written[system, "free"] = {k: (b[0].text, None) for k, b in enumerate(free)}
+            for kind, at in guided.items():  # the best beam under the first suggestion
+                beams = _guided(model, qs, {k: v[:1] for k, v in at.items()}, num_beams=args.beams)
+                written[system, kind] = {
+                    k: (b[0].text, b[0].suggestion) for k, b in zip(at, beams, strict=True)
+                }
         for system, models in systems.items() if args.rerank else ():
             # each adapter's n-best, chosen by round trip (paraguide.model.rerank): NAME for the base
             # adapter's, NAME-SYSTEM for a --compare one's
             model, nb = models[lang], args.rerank_beams
-            free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
-            beams = {"free": (list(range(args.n)), free)}
+            beams = {}
+            if not args.no_free:
+                free = model.paraphrase(qs[: args.n], num_beams=nb, num_return_sequences=nb)
+                beams["free"] = (list(range(args.n)), free)
             for kind, at in guided.items():
                 beams[kind] = (list(at), _guided(model, qs, at, num_beams=nb, num_return_sequences=nb))
             for spec in args.rerank:
@@ -194,13 +253,16 @@ def make_sheet(args) -> None:
                     if fluent and float(fluent):  # NAME=WEIGHT:F: each score gains F x the base LM's fluency
                         cands = with_fluency(cands, float(fluent), lang)
                     # NAME=WEIGHT:F:keeps: the beams that pass the text-only meaning checks first
-                    matched = {qs[k]: guided[kind][k][1] for k in at} if kind in guided else {}
+                    matched = (
+                        {(qs[k], s): m for k in at for s, m in guided[kind][k]} if kind in guided else {}
+                    )
                     keeps = _keeps(lang, matched) if checks == "keeps" else None
                     chosen = round_trip(model, [qs[k] for k in at], cands, keeps=keeps, **pick)
-                    written[name, kind] = {k: c[0].text for k, c in zip(at, chosen, strict=True)}
+                    written[name, kind] = {
+                        k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
+                    }
         for k, q in enumerate(qs):
-            rewrites = [(system, kind, texts[k], guided[kind][k][0] if kind in guided else None)
-                        for (system, kind), texts in written.items() if k in texts]  # fmt: skip
+            rewrites = [(system, kind, *texts[k]) for (system, kind), texts in written.items() if k in texts]
             if not rewrites:
                 continue
             rng.shuffle(rewrites)
@@ -287,6 +349,17 @@ def main(argv=None) -> int:
     s.add_argument("--guided-ranked", action="store_true",
                    help="English: also n rewrites guided by the synonym the default would put in place "
                    "(ranked by all-MiniLM-L6-v2, >= 0.96) rather than the source's first; kind guided-ranked")  # fmt: skip
+    s.add_argument("--guided-checked", action="store_true",
+                   help="English: also n rewrites guided by the synonyms the default would put in place and its "
+                   "swap check passes (--swap-check gemma-en at the test-set threshold), up to "
+                   "--guided-suggestions of them, all their beams ranked together; kind guided-checked")  # fmt: skip
+    s.add_argument("--no-free", action="store_true", help="no free rewrites: only the guided kinds")
+    s.add_argument("--guided-placed", action="store_true",
+                   help="also the guided rewrites with the same first suggestions given as they stand in place "
+                   "(inflected like the words they replace, as the builders give them since 2026-11-29); kind "
+                   "guided-placed")  # fmt: skip
+    s.add_argument("--guided-suggestions", type=int, default=1,
+                   help="--guided-checked: suggestions per question whose rewrites compete (best swap check first)")  # fmt: skip
     s.add_argument("--min-edit", type=float, default=0.14, help="--rerank: the token edit rate to reach")
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")

@@ -29,6 +29,33 @@ MINUTES=${MINUTES:-60}
 # float32 (86 s a step against 2.4 on 2 AVX2 cores), so train in float32 there.
 PRECISION=${PRECISION:-$(grep -q avx512_bf16 /proc/cpuinfo 2>/dev/null && echo bf16 || echo no)}
 export NLTK_DATA=${NLTK_DATA:-$SHARED/nltk_data} HF_HUB_OFFLINE=1
+if [ "${RULES:-0}" = 1 ]; then  # needs no other corpus unless MIX=1
+    # A stage on paraguide's own rephrasing rules (data_prep/rule_corpus.py: SQuAD train questions and the
+    # rules' rewrites, free, and guided by a synonym put in place first; read blind 2026-11-28c/d,
+    # docs/paraphraser.md): 750 steps of 8 from the bundled English adapter (STEPS=N), kept at the lowest held-out
+    # loss (step 650 here: 0.027, against 0.039 at 300 of 350; read 2026-11-29d, 64 % against 57 %), about 13
+    # minutes in bf16 on 2 AVX512-BF16 cores; run again with a larger STEPS and it resumes.
+    [ -s "$OUT/rules2/train.jsonl" ] || python data_prep/rule_corpus.py \
+        "$SHARED/squad_v1.1/train-v1.1.reconstructed.json.gz" --n 87599 --swaps 1.0 --out "$OUT/rules2/train.jsonl"
+    RULES_CORPUS=rules2
+    if [ "${PLACED:-0}" = 1 ]; then
+        # RULES=1 PLACED=1: the guided rows' synonyms as they stand in place ("situated", not "situate"), as
+        # the builders give suggestions since 2026-11-29 (reading 2026-11-29f); runs/gemma-en-rules3
+        RULES_CORPUS=rules3
+        RULES_MODEL=${RULES_MODEL:-runs/gemma-en-rules3}
+        [ -s "$OUT/rules3/train.jsonl" ] || python data_prep/rule_corpus.py \
+            "$SHARED/squad_v1.1/train-v1.1.reconstructed.json.gz" --n 87599 --swaps 1.0 --placed --out "$OUT/rules3/train.jsonl"
+    fi
+    if [ "${MIX:-0}" != 1 ]; then
+        RULES_MODEL=${RULES_MODEL:-runs/gemma-en-rules2}
+        RESUME=()
+        [ -f "$RULES_MODEL/run.json" ] && RESUME=(--resume)
+        paraguide train-causal --train-file "$OUT/$RULES_CORPUS/train.jsonl" --output-dir "$RULES_MODEL" \
+            --init-from gemma-en --lr 1e-4 --warmup-steps 20 --max-steps "${STEPS:-750}" --save-every 50 --eval-every 50 \
+            --eval-examples 96 --mixed-precision "$PRECISION" "${RESUME[@]}"
+        exit 0
+    fi
+fi
 prep() { [ -s "$2/train.jsonl" ] || paraguide prepare --pairs "$1" --out "$2/train.jsonl" --no-lowercase --empty-share 0.25 --workers 1 --quiet "${@:3}"; }
 KQA=("$SHARED/kqapro_question_paraphrases/dev.tsv.gz" --lang en --suggestions alignment --format tsv-unlabelled
      --pairs "$SHARED/kqapro_question_paraphrases/test.tsv.gz")
@@ -43,22 +70,6 @@ corpus "$OUT/v4en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl"
 corpus "$OUT/v5en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --keeps-content 1 --keeps-scope
 corpus "$OUT/v6en" --en "$OUT/quora/train.jsonl" --en "$OUT/kqapro1/train.jsonl" --controls
 if [ "${RULES:-0}" = 1 ]; then
-    # A stage on paraguide's own rephrasing rules (data_prep/rule_corpus.py: SQuAD train questions and the
-    # rules' rewrites, free, and guided by a synonym put in place first; read blind 2026-11-28c/d,
-    # docs/paraphraser.md): 750 steps of 8 from the bundled English adapter (STEPS=N), kept at the lowest held-out
-    # loss (step 650 here: 0.027, against 0.039 at 300 of 350; read 2026-11-29d, 64 % against 57 %), about 13
-    # minutes in bf16 on 2 AVX512-BF16 cores; run again with a larger STEPS and it resumes.
-    [ -s "$OUT/rules2/train.jsonl" ] || python data_prep/rule_corpus.py \
-        "$SHARED/squad_v1.1/train-v1.1.reconstructed.json.gz" --n 87599 --swaps 1.0 --out "$OUT/rules2/train.jsonl"
-    if [ "${MIX:-0}" != 1 ]; then
-        RULES_MODEL=${RULES_MODEL:-runs/gemma-en-rules2}
-        RESUME=()
-        [ -f "$RULES_MODEL/run.json" ] && RESUME=(--resume)
-        paraguide train-causal --train-file "$OUT/rules2/train.jsonl" --output-dir "$RULES_MODEL" \
-            --init-from gemma-en --lr 1e-4 --warmup-steps 20 --max-steps "${STEPS:-750}" --save-every 50 --eval-every 50 \
-            --eval-examples 96 --mixed-precision "$PRECISION" "${RESUME[@]}"
-        exit 0
-    fi
     # RULES=1 MIX=1: the same rows mixed with as many of v5en's (pairs that keep every content and scope word: the
     # bundled adapter's corpus, rewordings rather than reorderings), from the bundled adapter, the held-out
     # loss still falling at step 600 (docs/paraphraser.md, reading 2026-11-28f).

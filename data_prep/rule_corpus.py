@@ -12,7 +12,9 @@ A rewrite that brings in a content word ("reason", "winner", "location") becomes
 (that word as the suggestion) half the time, else a free row (empty suggestion); with ``--swaps S``, a
 share S of those questions also gives a guided row as the English default would suggest (a wordnet&ppdb
 synonym put in place, ranked by all-MiniLM-L6-v2) whose target is a rule's rewrite of the swapped
-question. Each question gives one free-or-guided row, its rule drawn at random, and no rule more than ``--per-rule`` rows. The rows are ``paraguide prepare``'s (source, target, suggestion, matched,
+question; with ``--placed``, that synonym as it stands in the swapped question ("situated" for WordNet's
+"situate"), as the builders give the paraphraser its suggestions since 2026-11-29 -- without it only the
+synonyms whose base form stands there unchanged make rows. Each question gives one free-or-guided row, its rule drawn at random, and no rule more than ``--per-rule`` rows. The rows are ``paraguide prepare``'s (source, target, suggestion, matched,
 method, lang, origin), so ``paraguide train-causal`` reads them.
 
     python data_prep/rule_corpus.py ../shared/data/squad_v1.1/train-v1.1.reconstructed.json.gz \\
@@ -44,36 +46,24 @@ def added_content(source: str, target: str, stop: set[str]) -> list[str]:
 def swapped(questions: list[str], top: int = 3, threshold: float = 0.96) -> list[list[tuple]]:
     """Each question with a synonym put in place, as the English default makes them (wordnet&ppdb
     suggestions, inflected in place, all-MiniLM-L6-v2's similarity to the question at least ``threshold``):
-    ``[(suggestion, swapped question), ...]`` per question, best first, at most ``top``."""
+    ``[(suggestion, Placed), ...]`` per question (``Placed.text`` the swapped question, ``Placed.phrase``
+    the synonym as it stands there), best first, at most ``top``."""
     from paraguide.score import load_scorer
     from paraguide.suggest import load_source
-    from paraguide.text.pos import pos_tag
-    from paraguide.text.substitute import after_do, fits, fix_do_support, head_tag, substitute
+    from paraguide.text.substitute import place
 
     found = load_source("wordnet&ppdb", lang="en").suggest(questions, top_k=12)
     placed = []
     for q, suggestions in zip(questions, found, strict=True):
-        tagged = pos_tag(q, "en")
-        words = [t.text for t in tagged]
-        tags = fix_do_support(words, [t.tag for t in tagged])
-        mine = []
-        for sug in suggestions:
-            if sug.span is None or not sug.matched or sug.span[1] > len(tags):
-                continue
-            tag = head_tag(tags, sug.span)
-            if not fits(sug.text, tag, after_do(words, tags, sug.span[0])):
-                continue
-            try:
-                mine.append((sug, substitute(q, sug.span, sug.text, "en", tag)))
-            except ValueError:
-                continue
-        placed.append(mine)
-    pairs = [(q, text) for q, mine in zip(questions, placed, strict=True) for _, text in mine]
+        spanned = [s for s in suggestions if s.span is not None and s.matched]
+        where = place(q, [(s.span, s.text) for s in spanned], "en") if spanned else []
+        placed.append([(s, p) for s, p in zip(spanned, where, strict=True) if p is not None])
+    pairs = [(q, p.text) for q, mine in zip(questions, placed, strict=True) for _, p in mine]
     scores = dict(zip(pairs, load_scorer("embedding", lang="en").score(pairs), strict=True)) if pairs else {}
     out = []
     for q, mine in zip(questions, placed, strict=True):
-        kept = [(sug, t) for sug, t in mine if scores[q, t] >= threshold]
-        out.append(sorted(kept, key=lambda x: -scores[q, x[1]])[:top])
+        kept = [(sug, p) for sug, p in mine if scores[q, p.text] >= threshold]
+        out.append(sorted(kept, key=lambda x: -scores[q, x[1].text])[:top])
     return out
 
 
@@ -92,6 +82,11 @@ def main(argv=None) -> int:
         default=0.0,
         help="share of the questions rewritten by a rule that also give a guided row whose target is "
         "the rule's rewrite of the question with a synonym in place (the synonym the suggestion)",
+    )
+    ap.add_argument(
+        "--placed",
+        action="store_true",
+        help="--swaps rows: the synonym as it stands in place (inflected) for the suggestion, not its base form",
     )
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
@@ -121,13 +116,14 @@ def main(argv=None) -> int:
         rng.shuffle(chosen)
         chosen = chosen[: int(len(chosen) * args.swaps)]
         for q, options in zip(chosen, swapped(chosen), strict=True):
-            for sug, text in options:
+            for sug, placed in options:
+                text, given = placed.text, placed.phrase if args.placed else sug.text
                 deep = [r for r in reorder([text], "en", skip=("indirect",))[0]
-                        if not function_words_only(text, r.text, "en") and sug.text.lower() in r.text.lower()]  # fmt: skip
+                        if not function_words_only(text, r.text, "en") and given.lower() in r.text.lower()]  # fmt: skip
                 if deep:
                     r = rng.choice(deep)
                     rules[f"swap+{r.rule}"] += 1
-                    rows.append({"source": q, "target": r.text, "suggestion": sug.text, "matched": sug.matched,
+                    rows.append({"source": q, "target": r.text, "suggestion": given, "matched": sug.matched,
                                  "method": f"rule:{r.rule}+swap", "lang": "en", "origin": "squad-train"})  # fmt: skip
                     break
     rng.shuffle(rows)

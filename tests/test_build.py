@@ -70,7 +70,7 @@ def test_in_place_candidates_and_suggestions_ranked_in_place(tagger):
         q2: [("establish", "found", (3, 4))],
     }
     # the paraphraser inserts rather than replaces; the in-place question is the one that passes
-    outputs = {(q1, "plan"): "who plan designed the music hall?", (q2, "establish"): "when did germany establish the colony?"}  # fmt: skip
+    outputs = {(q1, "planned"): "who planned designed the music hall?", (q2, "establish"): "when did germany establish the colony?"}  # fmt: skip
     ranker = TableScorer({"Who planned the music hall?": 0.97, "Who intended the music hall?": 0.80,
                           "When did Germany establish the colony?": 0.99})  # fmt: skip
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
@@ -79,7 +79,9 @@ def test_in_place_candidates_and_suggestions_ranked_in_place(tagger):
                                    ranker=ranker, rank_threshold=0.9)  # fmt: skip
     got = _json(generate([Item("a", q1), Item("b", q2)]))
     assert ranker.calls == 1  # one batch for every question's suggestions
-    assert paraphraser.calls == [[(q1, "plan"), (q2, "establish")]]  # "intend" fell below the threshold
+    # "intend" fell below the threshold; each suggestion reaches the paraphraser as it stands in place
+    # ("planned" for "designed", "establish" after "did"): it copies its suggestion word for word
+    assert paraphraser.calls == [[(q1, "planned"), (q2, "establish")]]
     assert (got[0]["paraphrase"], got[0]["origin"]) == ("Who planned the music hall?", "in_place")
     assert got[0]["candidates"] == 2 and got[0]["accepted"] == 1
     assert got[0]["candidate_drops"] == {"substitution": 1}

@@ -221,6 +221,22 @@ def test_substitute_inflects_like_the_replaced_word():
         substitute(q, (5, 9), "x", "en")
 
 
+def test_place_puts_each_phrase_in_place_and_says_how_it_stands(tagger):
+    from paraguide.text.substitute import Placed, place
+
+    q = "What part of France were the Normans located in?"
+    got = place(q, [((7, 8), "situate"), ((1, 2), "region"), ((7, 8), "modification"), ((9, 12), "x")], "en")
+    assert got[0] == Placed("What part of France were the Normans situated in?", "situated")
+    assert got[1] == Placed("What region of France were the Normans located in?", "region")
+    assert got[2] is None  # a noun in a verb's slot
+    assert got[3] is None  # a span past the question's tokens
+    assert place("Who designed the hall?", [((1, 2), "plan")], "en") == [
+        Placed("Who planned the hall?", "planned")
+    ]
+    assert place("求曲婉婷的承认的伴奏", [((2, 3), "认可")], "zh") == [Placed("求曲婉婷的认可的伴奏", "认可")]
+    assert place("Who designed it?", [], "en") == []
+
+
 def test_a_suggestion_fits_a_slot_of_its_part_of_speech():
     from paraguide.text.substitute import fits
 

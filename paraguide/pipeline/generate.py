@@ -24,6 +24,7 @@ from paraguide.score.base import Scorer
 from paraguide.score.filters import Candidate, FilterChain
 from paraguide.suggest.base import Suggestion, SuggestionSource
 from paraguide.text.language import NO_WORD, has_word
+from paraguide.text.substitute import Placed
 
 __all__ = ["Item", "Outcome", "QuestionParaphraser", "stage_names"]
 
@@ -201,7 +202,10 @@ class QuestionParaphraser:
         if self.nbest and inputs:
             generated = self.paraphraser.paraphrase(
                 [current[i] for i, _ in inputs],
-                [s.text if s else None for _, s in inputs],
+                # the suggestion as it would stand in the question ("situated", not WordNet's "situate"):
+                # the paraphraser learned to copy its suggestion word for word (its training suggestions
+                # are phrases of the targets), so a lemma came out uninflected ("is situate")
+                [_prompted(s, placed.get((current[i], s))) for i, s in inputs],
                 num_beams=self.num_beams,
                 num_return_sequences=self.nbest,
                 batch_size=self.batch_size,
@@ -214,7 +218,7 @@ class QuestionParaphraser:
             if self.nbest and not texts:
                 texts = [("", "paraphraser")]
             if self.in_place and s is not None and (current[i], s) in placed:
-                texts.append((placed[current[i], s], "in_place"))
+                texts.append((placed[current[i], s].text, "in_place"))
             seen: set[str] = set()
             for text, origin in texts:
                 if text in seen:
@@ -334,37 +338,19 @@ class QuestionParaphraser:
                 texts.add(c.text)
                 outcome.alternatives.append(self._choice(c, step, candidates, len(accepted)))
 
-    def _placed(self, active, current, suggestions) -> dict[tuple[str, Suggestion], str]:
-        """``(question, suggestion) -> the question with the suggestion in place``, for the suggestions
-        that know their span (all but context chunks), when the ranker or the in-place candidates need it."""
-        if not (self.in_place or self.ranker is not None):
+    def _placed(self, active, current, suggestions) -> dict[tuple[str, Suggestion], Placed]:
+        """``(question, suggestion) -> the suggestion put in place`` (the question with it, and the phrase as
+        it stands there), for the suggestions that know their span (all but context chunks), when the
+        ranker, the in-place candidates or the paraphraser's prompt need it."""
+        if not (self.in_place or self.ranker is not None or self.nbest):
             return {}
-        from paraguide.text.pos import has_tagger, pos_tag
-        from paraguide.text.substitute import after_do, fits, fix_do_support, head_tag, substitute
+        from paraguide.text.substitute import place
 
         placed = {}
         for i, found in zip(active, suggestions, strict=True):
-            question = current[i]
             spanned = [s for s in found[: self.pool] if s.span is not None and s.matched]
-            if not spanned:
-                continue
-            words, tags = [], []
-            if self.lang == "en" and has_tagger("en"):
-                tagged = pos_tag(question, "en")
-                words = [t.text for t in tagged]
-                tags = fix_do_support(words, [t.tag for t in tagged])
-            for s in spanned:
-                tag = head_tag(tags, s.span) if tags else ""
-                if (
-                    tags
-                    and s.span[1] <= len(tags)
-                    and not fits(s.text, tag, after_do(words, tags, s.span[0]))
-                ):
-                    continue  # a noun in a verb's slot, a verb in a noun's, "did ... be": no in-place form
-                try:
-                    placed[question, s] = substitute(question, s.span, s.text, self.lang, tag)
-                except ValueError:
-                    continue  # a span from another tokenisation: no in-place form
+            where = place(current[i], [(s.span, s.text) for s in spanned], self.lang) if spanned else []
+            placed.update(((current[i], s), p) for s, p in zip(spanned, where, strict=True) if p is not None)
         return placed
 
     def _rank(
@@ -377,7 +363,7 @@ class QuestionParaphraser:
         pools = [f[: self.pool] for f in found]
         pairs = sorted(
             {
-                (q, placed[q, s])
+                (q, placed[q, s].text)
                 for q, pool in zip(questions, pools, strict=True)
                 for s in pool
                 if (q, s) in placed
@@ -386,7 +372,7 @@ class QuestionParaphraser:
         scores = dict(zip(pairs, self.ranker.score(pairs), strict=True)) if pairs else {}
         ranked = []
         for q, pool in zip(questions, pools, strict=True):
-            scored = [(scores[q, placed[q, s]], n, s) for n, s in enumerate(pool) if (q, s) in placed]
+            scored = [(scores[q, placed[q, s].text], n, s) for n, s in enumerate(pool) if (q, s) in placed]
             kept = [
                 s
                 for score, _, s in sorted(scored, key=lambda x: (x[2].tier, -x[0], x[1]))
@@ -438,6 +424,14 @@ class QuestionParaphraser:
 # binds anew ("Who was credited by Tesla for his abilities?": whose abilities?); reading 2026-11-27a.
 _PASSIVE_DANGLES = {"about", "with"}
 _PASSIVE_REBINDS = {"his", "her", "their", "its", "him", "them", "himself", "herself", "themselves", "itself"}
+
+
+def _prompted(s: Suggestion | None, placed: Placed | None) -> str | None:
+    """The suggestion the paraphraser is given: the phrase as it stands in place where it can stand there,
+    else the source's text (None: a free rewrite)."""
+    if s is None:
+        return None
+    return placed.phrase if placed is not None else s.text
 
 
 def _passives(questions: list[str], lang: str) -> list[str | None]:

@@ -6,6 +6,8 @@ the package): a WordNet synonym arrives as a lemma ("plan" for "designed"), and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from paraguide.text.tokenize import tokenize_spans
@@ -95,6 +97,40 @@ def substitute(question: str, span: tuple[int, int], phrase: str, lang: str, tag
     return head + phrase + question[tokens[end - 1].end :]
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A phrase put in place of a span: ``text`` the question with it, ``phrase`` the phrase as it stands
+    there (inflected like the words it replaced: "situate" for "located" stands as "situated")."""
+
+    text: str
+    phrase: str
+
+
+def place(question: str, spans: Sequence[tuple[tuple[int, int], str]], lang: str) -> list[Placed | None]:
+    """Each ``(span, phrase)`` of ``spans`` put in place in ``question`` (:func:`substitute`; English tags
+    the question once, with the do-auxiliary fix, for each phrase's inflection), or None where the phrase
+    cannot stand there: a noun in a verb's slot, a verb in a noun's, "did ... be" (:func:`fits`), or a span
+    from another tokenisation. Without an English tagger the phrases go in uninflected."""
+    from paraguide.text.pos import has_tagger, pos_tag
+
+    words, tags = [], []
+    if lang == "en" and spans and has_tagger("en"):
+        tagged = pos_tag(question, "en")
+        words = [t.text for t in tagged]
+        tags = fix_do_support(words, [t.tag for t in tagged])
+    out: list[Placed | None] = []
+    for span, phrase in spans:
+        tag = head_tag(tags, span) if tags else ""
+        if tags and span[1] <= len(tags) and not fits(phrase, tag, after_do(words, tags, span[0])):
+            out.append(None)
+            continue
+        try:
+            out.append(Placed(substitute(question, span, phrase, lang, tag), inflect(phrase, tag)))
+        except ValueError:
+            out.append(None)
+    return out
+
+
 _DO = {"do", "does", "did"}
 
 
@@ -167,4 +203,15 @@ def head_tag(tags: list[str], span: tuple[int, int]) -> str:
     return verbs[0] if verbs else (inside[-1] if inside else "")
 
 
-__all__ = ["after_do", "fits", "fix_do_support", "forms", "head_tag", "inflect", "lemmas", "substitute"]
+__all__ = [
+    "Placed",
+    "after_do",
+    "fits",
+    "fix_do_support",
+    "forms",
+    "head_tag",
+    "inflect",
+    "lemmas",
+    "place",
+    "substitute",
+]
