@@ -93,6 +93,35 @@ def test_in_place_candidates_and_suggestions_ranked_in_place(tagger):
     assert dropped["reason"] == "no suggestion of spans kept its meaning in place (table)"
 
 
+def test_guide_check_keeps_a_suggestion_of_another_sense_from_guiding_a_rewrite(tagger):
+    """guide_check: only the suggestions whose in-place question the check scores at its threshold guide the
+    paraphraser, best first (as they stand in place); the others still give their in-place candidates."""
+    from paraguide.score.filters import Substitutes
+
+    q = "Where were the Normans located?"
+    table = {
+        q: [("turn up", "located", (4, 5)), ("situate", "located", (4, 5)), ("settle", "located", (4, 5))]
+    }
+    check = TableScorer({"Where were the Normans situated?": -0.1, "Where were the Normans settled?": -0.3,
+                         "Where were the Normans turned up?": -2.0})  # fmt: skip
+    outputs = {(q, "situated"): "In what place were the Normans situated?",
+               (q, "settled"): "In what place had the Normans settled?", (q, None): "Where did the Normans live?"}  # fmt: skip
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), Substitutes()])
+    paraphraser = ScriptedParaphraser(outputs)
+    generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=3, in_place=True, free=True,
+                                   guide_check=(check, -0.5))  # fmt: skip
+    [got] = _json(generate([Item("a", q)]))
+    assert check.calls == 1  # one batch for every question's suggestions
+    # "turn up" guides nothing (-2.0 < -0.5); the two that pass, best first, then the free rewrite
+    assert paraphraser.calls == [[(q, "situated"), (q, "settled"), (q, None)]]
+    # every suggestion's in-place question is still a candidate: 3 in place, 2 guided, 1 free
+    assert got["candidates"] == 6
+    unchecked = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, top_k=3,
+                                    in_place=True, free=True)  # fmt: skip
+    unchecked([Item("a", q)])
+    assert [s for _, s in unchecked.paraphraser.calls[0]] == ["turned up", "situated", "settled", None]
+
+
 def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(tagger):
     """select="depth": among accepted candidates the one that changes the question most, a question-word-only
     swap only when nothing else passed; free=True asks for a rewrite with no suggestion too."""
@@ -324,6 +353,9 @@ def test_a_swap_check_without_a_calibrated_threshold_says_what_to_give():
     config = GeneratorConfig(lang="zh", source="interrogative", swap_check="gemma-zh")
     with pytest.raises(ValueError, match=r"--swap-check gemma-zh: no calibrated threshold in 'zh'; give --swap-threshold"):  # fmt: skip
         load_generator(config)
+    config = GeneratorConfig(lang="zh", source="interrogative", guide_check="gemma-zh")
+    with pytest.raises(ValueError, match=r"--guide-check gemma-zh: no calibrated threshold in 'zh'; give --swap-threshold"):  # fmt: skip
+        load_generator(config)
 
 
 def test_in_place_candidates_alone_run_no_paraphraser(tagger):
@@ -382,6 +414,7 @@ def test_presets_fill_what_is_left_unset():
     # English synonym swaps pass the pretrained paraphraser's swap check (its calibrated threshold); Chinese not
     assert (en.swap_check, en.swap_threshold, zh.swap_check) == ("gemma-en", None, "off")
     assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_check == "off"
+    assert BuildConfig(out="x", squad="s.json").guide_check == "off"
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")

@@ -74,6 +74,23 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
                 ) from None
         swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
+    guide_check = None
+    if config.guide_check != "off":  # the same score, before generation: which suggestions guide a rewrite
+        guide_threshold = config.swap_threshold
+        if guide_threshold is None:
+            try:
+                guide_threshold = default_threshold("paraphraser", config.use, config.lang)
+            except ValueError:
+                raise ValueError(
+                    f"--guide-check {config.guide_check}: no calibrated threshold in {config.lang!r}; give "
+                    f"--swap-threshold (data_prep/calibrate_swap_check.py --lang {config.lang} --no-write "
+                    "reports one)"
+                ) from None
+        same_check = swap_threshold is not None and config.guide_check == config.swap_check
+        guide_scorer = (
+            swap_scorer if same_check else load_scorer(f"paraphraser:{config.guide_check}", lang=config.lang)
+        )
+        guide_check = (guide_scorer, guide_threshold)
     ranker, rank_threshold = None, None
     if config.rank != "off":
         ranker = scorer if config.rank == config.scorer else load_scorer(config.rank, lang=config.lang)
@@ -88,6 +105,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         F.FilterChain(filters),
         ranker=ranker,
         rank_threshold=rank_threshold,
+        guide_check=guide_check,
         **{name: getattr(config, name) for name in same},
     )
     reorder = _reorder_state(config)
@@ -113,6 +131,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "rank_threshold": rank_threshold,
         "swap_check": str(swap_scorer.files[0].resolve()) if swap_threshold is not None else "off",
         "swap_threshold": swap_threshold,
+        "guide_check": str(guide_check[0].files[0].resolve()) if guide_check else "off",
+        "guide_threshold": guide_check[1] if guide_check else None,
     }
     parts = {
         "model": [model] if paraphraser else [],
@@ -122,6 +142,9 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "known words": vocabulary.files if vocabulary is not None and vocabulary is not source else (),
         "fluency LM": [fluency] if fluency != "off" else [],
         "swap check": swap_scorer.files if swap_threshold is not None else (),
+        "guide check": guide_check[0].files
+        if guide_check and not (swap_threshold is not None and guide_check[0] is swap_scorer)
+        else (),
     }
     generator.files = {
         role if len(paths) == 1 else f"{role} {n}": paths_n

@@ -72,6 +72,7 @@ PRESETS: dict[str, dict] = {
         "select": "first",
         "num_beams": 4,
         "swap_check": "gemma-{lang}",
+        "guide_check": "off",
     },
     "rewrite": {
         "scorer": "sim",
@@ -87,6 +88,7 @@ PRESETS: dict[str, dict] = {
         "select": "first",
         "num_beams": 4,
         "swap_check": "off",
+        "guide_check": "off",
     },
     "paraphrase": {
         "model": "gemma-{lang}",
@@ -103,6 +105,7 @@ PRESETS: dict[str, dict] = {
         "select": "round-trip",
         "num_beams": 8,
         "swap_check": "off",
+        "guide_check": "off",
     },
 }
 PRESETS["adversarial"] = {**PRESETS["substitute"], "reorder": False, "indirect": False}
@@ -179,7 +182,13 @@ class GeneratorConfig:
         "writes most readily is chosen (default: the preset's; English substitute: gemma-en)"
     )
     swap_threshold: float | None = option(
-        "threshold of --swap-check (default: its calibrated one for the use, docs/build.md)"
+        "threshold of --swap-check and --guide-check (default: its calibrated one for the use, docs/build.md)"
+    )
+    guide_check: str | None = option(
+        "guide the paraphraser only by suggestions the pretrained paraphraser would put in place: off, or its "
+        "adapter (gemma-en, a folder); a suggestion whose in-place question scores below --swap-threshold "
+        "(--swap-check's score) guides no rewrite, the others guide one in the order of that score; the "
+        "in-place candidates are as without it (default: the preset's: off)"
     )
     substitution: bool | None = option(
         "drop a paraphrase that keeps the phrase its suggestion replaces, loses another content word of the "

@@ -60,6 +60,7 @@ class QuestionParaphraser:
         reorder: bool = False,
         indirect: bool = True,
         select: str = "first",
+        guide_check: tuple[Scorer, float] | None = None,
     ):
         """``nbest``: the paraphraser's best ``nbest`` beams of each input are candidates (not only the first);
         0: none, the in-place candidates alone (``paraphraser`` may then be None).
@@ -77,7 +78,11 @@ class QuestionParaphraser:
         trip is chosen). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
         any other candidate (the deepest of them), whatever ``select`` says; ``indirect``: with ``reorder``,
         the question asked as an indirect one too ("Can you tell me when ...", 你知道 ... 吗), chosen only
-        where nothing else passes but a question-word swap (FALLBACK_ORIGINS)."""
+        where nothing else passes but a question-word swap (FALLBACK_ORIGINS). ``guide_check``: ``(scorer,
+        threshold)``, the pretrained paraphraser's swap check (``paraguide.score.likelihood``): only the
+        suggestions whose in-place question it scores at the threshold or above guide the paraphraser, up
+        to ``top_k`` of them in the order of that score (the in-place candidates are as without it) -- a
+        rewrite guided by another sense of a word cannot be right (reading 2026-11-29f)."""
         if steps < 1 or top_k < 1 or nbest < 0:
             raise ValueError("steps and top_k must be at least 1, nbest at least 0")
         if nbest == 0 and not in_place:
@@ -99,6 +104,7 @@ class QuestionParaphraser:
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
         self.free, self.reorder, self.indirect, self.select = free, reorder, indirect, select
+        self.guide_check = guide_check
         self.stages = stage_names(filters)
         self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
 
@@ -168,8 +174,12 @@ class QuestionParaphraser:
         ]
         if self.ranker is not None:
             unused = self._rank([current[i] for i in active], unused, placed)
+        guides = None  # with guide_check: the suggestions the paraphraser is given, per question
+        if self.guide_check is not None and self.nbest and self.source is not None:
+            guides = self._guides([current[i] for i in active], unused, placed)
         inputs: list[tuple[int, Suggestion | None]] = []
-        for i, found, fresh in zip(active, suggestions, unused, strict=True):
+        asked: list[bool] = []  # whether the paraphraser rewrites inputs[j] (else its in-place form alone)
+        for n, (i, found, fresh) in enumerate(zip(active, suggestions, unused, strict=True)):
             fresh = fresh[: self.top_k]
             if step == 1 and not has_word(current[i]):  # emoji or punctuation alone: nothing to paraphrase
                 outcomes[i].stage, outcomes[i].reason = "suggestion", NO_WORD
@@ -194,28 +204,40 @@ class QuestionParaphraser:
                     reason = f"no suggestion of {self.source.name} could be put in place"
                     outcomes[i].stage, outcomes[i].reason = "suggestion", reason
                 fresh = placeable
-            inputs.extend((i, s) for s in fresh)
+            if guides is None:
+                inputs.extend((i, s) for s in fresh)
+                asked.extend(True for _ in fresh)
+                continue
+            # with the guide check: the paraphraser rewrites the question freely and under the suggestions
+            # that pass it; the others give their in-place candidates alone
+            guided = guides[n][: self.top_k]
+            tried = [*fresh, *(s for s in guided if s not in fresh)]
+            inputs.extend((i, s) for s in tried)
+            asked.extend(s is None or s in guided for s in tried)
         reorderable = [i for i in active if self.reorder and has_word(current[i])]
         if not inputs and not reorderable:
             return {}
         generated = [[] for _ in inputs]
-        if self.nbest and inputs:
-            generated = self.paraphraser.paraphrase(
-                [current[i] for i, _ in inputs],
+        ask = [(j, i, s) for j, ((i, s), a) in enumerate(zip(inputs, asked, strict=True)) if a]
+        if self.nbest and ask:
+            written = self.paraphraser.paraphrase(
+                [current[i] for _, i, _ in ask],
                 # the suggestion as it would stand in the question ("situated", not WordNet's "situate"):
                 # the paraphraser learned to copy its suggestion word for word (its training suggestions
                 # are phrases of the targets), so a lemma came out uninflected ("is situate")
-                [_prompted(s, placed.get((current[i], s))) for i, s in inputs],
+                [_prompted(s, placed.get((current[i], s))) for _, i, s in ask],
                 num_beams=self.num_beams,
                 num_return_sequences=self.nbest,
                 batch_size=self.batch_size,
-                matched=[s.matched if s else None for _, s in inputs],
+                matched=[s.matched if s else None for _, _, s in ask],
                 **({"select": "round-trip"} if self.select == "round-trip" else {}),
             )
+            for (j, _, _), outputs in zip(ask, written, strict=True):
+                generated[j] = outputs
         candidates: dict[int, list[Candidate]] = {}
-        for (i, s), outputs in zip(inputs, generated, strict=True):
+        for (i, s), outputs, a in zip(inputs, generated, asked, strict=True):
             texts = [(o.text, "paraphraser") for o in outputs[: self.nbest]]
-            if self.nbest and not texts:
+            if self.nbest and a and not texts:
                 texts = [("", "paraphraser")]
             if self.in_place and s is not None and (current[i], s) in placed:
                 texts.append((placed[current[i], s].text, "in_place"))
@@ -352,6 +374,24 @@ class QuestionParaphraser:
             where = place(current[i], [(s.span, s.text) for s in spanned], self.lang) if spanned else []
             placed.update(((current[i], s), p) for s, p in zip(spanned, where, strict=True) if p is not None)
         return placed
+
+    def _guides(
+        self, questions: list[str], found: list[list[Suggestion]], placed: dict
+    ) -> list[list[Suggestion]]:
+        """Each question's suggestions that pass ``guide_check`` (its in-place question scored at the
+        threshold or above; one batch), best first; a suggestion without an in-place form is not checked
+        and guides none."""
+        scorer, threshold = self.guide_check
+        pairs = sorted({(q, placed[q, s].text) for q, pool in zip(questions, found, strict=True)
+                        for s in pool if (q, s) in placed})  # fmt: skip
+        scores = dict(zip(pairs, scorer.score(pairs), strict=True)) if pairs else {}
+        out = []
+        for q, pool in zip(questions, found, strict=True):
+            scored = [(scores[q, placed[q, s].text], n, s) for n, s in enumerate(pool) if (q, s) in placed]
+            out.append(
+                [s for score, _, s in sorted(scored, key=lambda x: (-x[0], x[1])) if score >= threshold]
+            )
+        return out
 
     def _rank(
         self, questions: list[str], found: list[list[Suggestion]], placed: dict
