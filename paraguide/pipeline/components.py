@@ -9,6 +9,22 @@ from paraguide.pipeline.config import GeneratorConfig
 from paraguide.pipeline.generate import QuestionParaphraser
 
 
+def _paraphraser_threshold(config: GeneratorConfig, option: str, model: str) -> float:
+    """The threshold of a check by the pretrained paraphraser's score (``--swap-check``, ``--guide-check``):
+    ``--swap-threshold``, else the calibrated one for the use, else an error naming what to give."""
+    from paraguide.score import default_threshold
+
+    if config.swap_threshold is not None:
+        return config.swap_threshold
+    try:
+        return default_threshold("paraphraser", config.use, config.lang)
+    except ValueError:
+        raise ValueError(
+            f"{option} {model}: no calibrated threshold in {config.lang!r}; give --swap-threshold "
+            f"(data_prep/calibrate_swap_check.py --lang {config.lang} --no-write reports one)"
+        ) from None
+
+
 def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     """The paraphraser, suggestion source, filters and thresholds ``config`` (already checked) names,
     composed; their description (what a run's summary records) is the generator's ``components``, and the
@@ -62,30 +78,12 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     filters.append(F.SimilarityFilter(scorer, threshold))
     swap_threshold = None
     if config.swap_check != "off":  # last: the paraphraser scores only the swaps every other filter kept
-        swap_threshold = config.swap_threshold
-        if swap_threshold is None:
-            try:
-                swap_threshold = default_threshold("paraphraser", config.use, config.lang)
-            except ValueError:
-                raise ValueError(
-                    f"--swap-check {config.swap_check}: no calibrated threshold in {config.lang!r}; give "
-                    f"--swap-threshold (data_prep/calibrate_swap_check.py --lang {config.lang} --no-write "
-                    "reports one)"
-                ) from None
+        swap_threshold = _paraphraser_threshold(config, "--swap-check", config.swap_check)
         swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
     guide_check = None
     if config.guide_check != "off":  # the same score, before generation: which suggestions guide a rewrite
-        guide_threshold = config.swap_threshold
-        if guide_threshold is None:
-            try:
-                guide_threshold = default_threshold("paraphraser", config.use, config.lang)
-            except ValueError:
-                raise ValueError(
-                    f"--guide-check {config.guide_check}: no calibrated threshold in {config.lang!r}; give "
-                    f"--swap-threshold (data_prep/calibrate_swap_check.py --lang {config.lang} --no-write "
-                    "reports one)"
-                ) from None
+        guide_threshold = _paraphraser_threshold(config, "--guide-check", config.guide_check)
         same_check = swap_threshold is not None and config.guide_check == config.swap_check
         guide_scorer = (
             swap_scorer if same_check else load_scorer(f"paraphraser:{config.guide_check}", lang=config.lang)
