@@ -75,16 +75,20 @@ def ranked_suggestions(pool: list[str], n: int, chunk: int = 200) -> dict[int, t
     return out
 
 
-def checked_suggestions(pool: list[str], n: int, k: int = 1, chunk: int = 200) -> dict[int, list[tuple]]:
+def checked_suggestions(
+    pool: list[str], n: int, k: int = 1, chunk: int = 200, respell: bool = False
+) -> dict[int, list[tuple]]:
     """The first ``n`` questions of ``pool`` that the English default would put a synonym in place in, each
     with up to ``k`` of its synonyms, best first: ``ranked_suggestions``' swaps (all-MiniLM-L6-v2 >= 0.96)
     that also pass the default's swap check (``--swap-check gemma-en``: how readily the bundled adapter
     writes the swapped question, at its calibrated test-set threshold), ordered by it -- the suggestions
-    whose sense fits the question, which is what a guided rewrite can build on."""
+    whose sense fits the question, which is what a guided rewrite can build on. ``respell``: not one that
+    only respells its phrase ("licenced" for "licensed"), as ``--guide-check`` since 2026-11-29g."""
     sys.path.insert(0, str(HERE.parent / "data_prep"))
     from rule_corpus import swapped
 
     from paraguide.score import default_threshold, load_scorer
+    from paraguide.text.edits import respelling
 
     check = load_scorer("paraphraser:gemma-en", lang="en")
     threshold = default_threshold("paraphraser", "testset", "en")
@@ -96,7 +100,11 @@ def checked_suggestions(pool: list[str], n: int, k: int = 1, chunk: int = 200) -
         for j, opts in enumerate(options, start):
             kept = sorted(((next(scores), s, p) for s, p in opts), key=lambda x: -x[0])
             # the synonym as it stands in the question ("situated"): what the paraphraser's prompt gets
-            kept = [(p.phrase, s.matched) for v, s, p in kept if v >= threshold][:k]
+            kept = [
+                (p.phrase, s.matched)
+                for v, s, p in kept
+                if v >= threshold and not (respell and respelling(s.matched, p.phrase))
+            ][:k]
             if kept and len(out) < n:
                 out[j] = kept
         if len(out) >= n:
@@ -207,21 +215,23 @@ def make_sheet(args) -> None:
         # (--guided-checked) up to --guided-suggestions of those that also pass the default's swap check;
         # each question index -> [(suggestion, matched), ...]
         firsts = ((k, [(f[0].text, f[0].matched)]) for k, f in enumerate(found) if f)
-        guided = {"guided": dict(itertools.islice(firsts, args.n))}
+        first = dict(itertools.islice(firsts, args.n))
+        guided = {} if args.no_first else {"guided": first}
         if args.guided_ranked and lang == "en":
             guided["guided-ranked"] = {k: [v] for k, v in ranked_suggestions(pool, args.n).items()}
-        if (
-            args.guided_placed
-        ):  # the same first suggestions, as they stand in place ("situated", not "situate")
+        if args.guided_placed:
+            # the same first suggestions, as they stand in place ("situated", not "situate")
             from paraguide.text.substitute import place
 
             guided["guided-placed"] = {}
-            for k in guided["guided"]:
+            for k in first:
                 f = found[k][0]
                 p = place(pool[k], [(f.span, f.text)], lang)[0] if f.span is not None and f.matched else None
                 guided["guided-placed"][k] = [(p.phrase if p else f.text, f.matched)]
         if args.guided_checked and lang == "en":
-            guided["guided-checked"] = checked_suggestions(pool, args.n, args.guided_suggestions)
+            guided["guided-checked"] = checked_suggestions(
+                pool, args.n, args.guided_suggestions, respell=args.no_respellings
+            )
         qs = pool[: max([args.n - 1, *(k for g in guided.values() for k in g)]) + 1]
         written = {}  # (system, kind) -> {k: text}
         for system, models in systems.items() if not args.skip_beam else ():
@@ -354,10 +364,14 @@ def main(argv=None) -> int:
                    "swap check passes (--swap-check gemma-en at the test-set threshold), up to "
                    "--guided-suggestions of them, all their beams ranked together; kind guided-checked")  # fmt: skip
     s.add_argument("--no-free", action="store_true", help="no free rewrites: only the guided kinds")
+    s.add_argument("--no-first", action="store_true",
+                   help="no rewrites guided by the source's first suggestion (kind guided)")  # fmt: skip
     s.add_argument("--guided-placed", action="store_true",
                    help="also the guided rewrites with the same first suggestions given as they stand in place "
                    "(inflected like the words they replace, as the builders give them since 2026-11-29); kind "
                    "guided-placed")  # fmt: skip
+    s.add_argument("--no-respellings", action="store_true",
+                   help="--guided-checked: not a suggestion that only respells its phrase (colour for color)")  # fmt: skip
     s.add_argument("--guided-suggestions", type=int, default=1,
                    help="--guided-checked: suggestions per question whose rewrites compete (best swap check first)")  # fmt: skip
     s.add_argument("--min-edit", type=float, default=0.14, help="--rerank: the token edit rate to reach")

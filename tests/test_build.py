@@ -120,6 +120,15 @@ def test_guide_check_keeps_a_suggestion_of_another_sense_from_guiding_a_rewrite(
                                     in_place=True, free=True)  # fmt: skip
     unchecked([Item("a", q)])
     assert [s for _, s in unchecked.paraphraser.calls[0]] == ["turned up", "situated", "settled", None]
+    # a suggestion that only respells its phrase guides nothing, however readily the check takes it
+    flag = "What color is the flag?"
+    spelled = {flag: [("colour", "color", (1, 2)), ("hue", "color", (1, 2))]}
+    check = TableScorer({"What colour is the flag?": -0.01, "What hue is the flag?": -0.2})
+    paraphraser = ScriptedParaphraser({})
+    generate = QuestionParaphraser(paraphraser, SpanSource(spelled), chain, top_k=3, in_place=True,
+                                   guide_check=(check, -0.5))  # fmt: skip
+    generate([Item("b", flag)])
+    assert paraphraser.calls == [[(flag, "hue")]]
 
 
 def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(tagger):

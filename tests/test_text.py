@@ -237,6 +237,18 @@ def test_place_puts_each_phrase_in_place_and_says_how_it_stands(tagger):
     assert place("Who designed it?", [], "en") == []
 
 
+def test_respelling_tells_british_from_american_spelling_of_one_word():
+    from paraguide.text.edits import respelling
+
+    for a, b in [("color", "colour"), ("licensed", "licenced"), ("organizing", "organising"), ("center", "centre"),
+                 ("defense", "defence"), ("traveled", "travelled"), ("catalog", "catalogue"), ("analyzed", "analysed"),
+                 ("labor organizations", "labour organisations")]:  # fmt: skip
+        assert respelling(a, b) and respelling(b, a), (a, b)
+    for a, b in [("color", "color"), ("uses", "usages"), ("film", "movie"), ("later", "latter"), ("poll", "pole"),
+                 ("labor union", "labour"), ("advice", "advise")]:  # fmt: skip
+        assert not respelling(a, b), (a, b)
+
+
 def test_a_suggestion_fits_a_slot_of_its_part_of_speech():
     from paraguide.text.substitute import fits
 

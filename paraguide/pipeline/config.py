@@ -187,8 +187,9 @@ class GeneratorConfig:
     guide_check: str | None = option(
         "guide the paraphraser only by suggestions the pretrained paraphraser would put in place: off, or its "
         "adapter (gemma-en, a folder); a suggestion whose in-place question scores below --swap-threshold "
-        "(--swap-check's score) guides no rewrite, the others guide one in the order of that score; the "
-        "in-place candidates are as without it (default: the preset's: off)"
+        "(--swap-check's score) guides no rewrite, nor one that only respells its phrase (colour for color), "
+        "the others guide one in the order of that score; the in-place candidates are as without it "
+        "(default: the preset's: off)"
     )
     substitution: bool | None = option(
         "drop a paraphrase that keeps the phrase its suggestion replaces, loses another content word of the "

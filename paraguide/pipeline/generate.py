@@ -380,14 +380,20 @@ class QuestionParaphraser:
     ) -> list[list[Suggestion]]:
         """Each question's suggestions that pass ``guide_check`` (its in-place question scored at the
         threshold or above; one batch), best first; a suggestion without an in-place form is not checked
-        and guides none."""
+        and guides none, nor one that only respells its phrase ("licenced" for "licensed": no other word to
+        build a rewrite on, and the spelling swaps it passes are often wrong, reading 2026-11-29g)."""
+        from paraguide.text.edits import respelling
+
         scorer, threshold = self.guide_check
-        pairs = sorted({(q, placed[q, s].text) for q, pool in zip(questions, found, strict=True)
-                        for s in pool if (q, s) in placed})  # fmt: skip
+        found = [[s for s in pool if (q, s) in placed and not respelling(s.matched, placed[q, s].phrase)]
+                 for q, pool in zip(questions, found, strict=True)]  # fmt: skip
+        pairs = sorted(
+            {(q, placed[q, s].text) for q, pool in zip(questions, found, strict=True) for s in pool}
+        )
         scores = dict(zip(pairs, scorer.score(pairs), strict=True)) if pairs else {}
         out = []
         for q, pool in zip(questions, found, strict=True):
-            scored = [(scores[q, placed[q, s].text], n, s) for n, s in enumerate(pool) if (q, s) in placed]
+            scored = [(scores[q, placed[q, s].text], n, s) for n, s in enumerate(pool)]
             out.append(
                 [s for score, _, s in sorted(scored, key=lambda x: (-x[0], x[1])) if score >= threshold]
             )

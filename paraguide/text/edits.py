@@ -137,3 +137,37 @@ def function_words_only(original: str, rewrite: str, lang: str = "en") -> bool:
     if a == b:
         return False
     return [t for t in a if t not in stop] == [t for t in b if t not in stop]
+
+
+# The letters in which British and American spellings of one word differ ("colour" / "color", "organise" /
+# "organize", "analyse" / "analyze", "centre" / "center", "licence" / "license", "travelled" / "traveled",
+# "catalogue" / "catalog", "anaemia" / "anemia"), each side written the American way.
+_RESPELL = [
+    (re.compile(p), r)
+    for p, r in (
+        (r"our", "or"),
+        (r"([iy])s(e|es|ed|ing|ation|ations|er|ers)$", r"\1z\2"),
+        (r"tre(s|d)?$", r"ter\1"),
+        (r"nce(s|d)?$", r"nse\1"),
+        (r"ll", "l"),
+        (r"ogue$", "og"),
+        (r"ae", "e"),
+        (r"oe", "e"),
+    )
+]
+
+
+def _american(word: str) -> str:
+    for pattern, repl in _RESPELL:
+        word = pattern.sub(repl, word)
+    return word
+
+
+def respelling(a: str, b: str) -> bool:
+    """Whether the phrase ``b`` is ``a`` spelled another way (British and American: "colour" for "color",
+    "licenced" for "licensed", "organising" for "organizing"), word for word: no other word, so no paraphrase
+    of it."""
+    x, y = a.lower().split(), b.lower().split()
+    return (
+        x != y and len(x) == len(y) and all(_american(v) == _american(w) for v, w in zip(x, y, strict=True))
+    )
