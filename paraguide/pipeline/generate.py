@@ -177,8 +177,8 @@ class QuestionParaphraser:
         guides = None  # with guide_check: the suggestions the paraphraser is given, per question
         if self.guide_check is not None and self.nbest and self.source is not None:
             guides = self._guides([current[i] for i in active], unused, placed)
-        inputs: list[tuple[int, Suggestion | None]] = []
-        asked: list[bool] = []  # whether the paraphraser rewrites inputs[j] (else its in-place form alone)
+        # (question, suggestion, whether the paraphraser rewrites it -- else its in-place form alone)
+        inputs: list[tuple[int, Suggestion | None, bool]] = []
         for n, (i, found, fresh) in enumerate(zip(active, suggestions, unused, strict=True)):
             fresh = fresh[: self.top_k]
             if step == 1 and not has_word(current[i]):  # emoji or punctuation alone: nothing to paraphrase
@@ -205,20 +205,18 @@ class QuestionParaphraser:
                     outcomes[i].stage, outcomes[i].reason = "suggestion", reason
                 fresh = placeable
             if guides is None:
-                inputs.extend((i, s) for s in fresh)
-                asked.extend(True for _ in fresh)
+                inputs.extend((i, s, True) for s in fresh)
                 continue
             # with the guide check: the paraphraser rewrites the question freely and under the suggestions
             # that pass it; the others give their in-place candidates alone
             guided = guides[n][: self.top_k]
             tried = [*fresh, *(s for s in guided if s not in fresh)]
-            inputs.extend((i, s) for s in tried)
-            asked.extend(s is None or s in guided for s in tried)
+            inputs.extend((i, s, s is None or s in guided) for s in tried)
         reorderable = [i for i in active if self.reorder and has_word(current[i])]
         if not inputs and not reorderable:
             return {}
         generated = [[] for _ in inputs]
-        ask = [(j, i, s) for j, ((i, s), a) in enumerate(zip(inputs, asked, strict=True)) if a]
+        ask = [(j, i, s) for j, (i, s, asked) in enumerate(inputs) if asked]
         if self.nbest and ask:
             written = self.paraphraser.paraphrase(
                 [current[i] for _, i, _ in ask],
@@ -235,9 +233,9 @@ class QuestionParaphraser:
             for (j, _, _), outputs in zip(ask, written, strict=True):
                 generated[j] = outputs
         candidates: dict[int, list[Candidate]] = {}
-        for (i, s), outputs, a in zip(inputs, generated, asked, strict=True):
+        for (i, s, asked), outputs in zip(inputs, generated, strict=True):
             texts = [(o.text, "paraphraser") for o in outputs[: self.nbest]]
-            if self.nbest and a and not texts:
+            if self.nbest and asked and not texts:
                 texts = [("", "paraphraser")]
             if self.in_place and s is not None and (current[i], s) in placed:
                 texts.append((placed[current[i], s].text, "in_place"))
