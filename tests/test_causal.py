@@ -918,3 +918,29 @@ def test_corpus_with_controls_labels_what_the_filters_would_drop(tmp_path):
     assert written == {rows[0][0]: "faithful, large", rows[1][0]: "loose, small"}
     with pytest.raises(SystemExit):
         causal_corpus.main(["--en", str(prepared), "--out", str(out), "--controls", "--keeps-scope"])
+
+
+def test_self_corpus_keeps_the_rows_that_add_nothing_and_finds_the_suggestion_as_it_stands(tmp_path):
+    """data_prep/self_corpus.py: a rewrite that brings in a content word from nowhere makes no row (a
+    rephrasing frame's word may come in), a guided row's suggestion is the form the rewrite says, and the
+    selected paraphraser rewrites are read from an augment run's shards, chunk markers and other origins
+    skipped."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
+    import self_corpus
+
+    assert self_corpus.added("When did Sandy strike New York?", "When did Sandy strike New York for good?", "", "")
+    assert not self_corpus.added("Why did Sandy strike?", "For what reason did Sandy strike?", "", "")
+    assert not self_corpus.added("Which city is it in?", "Which city is it situated in?", "situated", "")
+    assert self_corpus.in_target("situate", "Which city is it situated in?") == "situated"
+    assert self_corpus.in_target("chance", "What did festivals offer Romans a chance to do?") == "chance"
+    assert self_corpus.in_target("opportunity", "What did festivals offer Romans a chance to do?") is None
+    run = tmp_path / "run" / "work"
+    run.mkdir(parents=True)
+    lines = [
+        {"chunk": 0, "result": {"key": "q1", "status": "selected", "origin": "paraphraser", "paraphrase": "A?"}},
+        {"chunk": 0, "result": {"key": "q2", "status": "selected", "origin": "in_place", "paraphrase": "B?"}},
+        {"chunk": 0, "result": {"key": "q3", "status": "dropped", "stage": "keeps_content"}},
+        {"chunk_done": 0, "results": 3},
+    ]
+    (run / "shard-0.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    assert [r["key"] for r in self_corpus.selected(tmp_path / "run")] == ["q1"]
