@@ -57,7 +57,9 @@ def in_target(suggestion: str, target: str) -> str | None:
 
 # Words a rephrasing frame brings in without adding to the question ("For what reason", "In what way", "What
 # is the name of"); any other added content word makes the row go ("... strike New York for good?").
-FRAME_WORDS = frozenset(("reason", "way", "manner", "year", "time", "type", "kind", "name", "called", "number", "amount"))
+FRAME_WORDS = frozenset(
+    ("reason", "way", "manner", "year", "time", "type", "kind", "name", "called", "number", "amount")
+)
 
 
 def added(source: str, target: str, suggestion: str, matched: str) -> list[str]:
@@ -67,7 +69,9 @@ def added(source: str, target: str, suggestion: str, matched: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
+    )
     ap.add_argument("runs", nargs="+", type=Path, help="augment output folders (their work/shard-*.jsonl)")
     ap.add_argument("--squad", required=True, help="the SQuAD file the runs paraphrased (for the questions)")
     ap.add_argument("--out", required=True, type=Path, help="the JSONL corpus to write")
@@ -85,11 +89,15 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{r['key']}: not a question of {args.squad}")
     sources = [questions[r["key"]] for r in found]
     targets = [r["paraphrase"] for r in found]
-    keep = keeps_meaning(sources, targets, [r["suggestion"] for r in found], [r["matched"] for r in found], "en")
+    keep = keeps_meaning(
+        sources, targets, [r["suggestion"] for r in found], [r["matched"] for r in found], "en"
+    )
 
     from paraguide.score.fluency import FluencyScorer
 
-    drops = FluencyScorer(args.lm, lang="en", measure="logprob").score(list(zip(sources, targets, strict=True)))
+    drops = FluencyScorer(args.lm, lang="en", measure="logprob").score(
+        list(zip(sources, targets, strict=True))
+    )
     for r, q, t, ok, d in zip(found, sources, targets, keep, drops, strict=True):
         if not ok:
             why["meaning checks"] += 1

@@ -928,7 +928,9 @@ def test_self_corpus_keeps_the_rows_that_add_nothing_and_finds_the_suggestion_as
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
     import self_corpus
 
-    assert self_corpus.added("When did Sandy strike New York?", "When did Sandy strike New York for good?", "", "")
+    assert self_corpus.added(
+        "When did Sandy strike New York?", "When did Sandy strike New York for good?", "", ""
+    )
     assert not self_corpus.added("Why did Sandy strike?", "For what reason did Sandy strike?", "", "")
     assert not self_corpus.added("Which city is it in?", "Which city is it situated in?", "situated", "")
     assert self_corpus.in_target("situate", "Which city is it situated in?") == "situated"
@@ -937,7 +939,10 @@ def test_self_corpus_keeps_the_rows_that_add_nothing_and_finds_the_suggestion_as
     run = tmp_path / "run" / "work"
     run.mkdir(parents=True)
     lines = [
-        {"chunk": 0, "result": {"key": "q1", "status": "selected", "origin": "paraphraser", "paraphrase": "A?"}},
+        {
+            "chunk": 0,
+            "result": {"key": "q1", "status": "selected", "origin": "paraphraser", "paraphrase": "A?"},
+        },
         {"chunk": 0, "result": {"key": "q2", "status": "selected", "origin": "in_place", "paraphrase": "B?"}},
         {"chunk": 0, "result": {"key": "q3", "status": "dropped", "stage": "keeps_content"}},
         {"chunk_done": 0, "results": 3},
