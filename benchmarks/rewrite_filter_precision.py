@@ -36,6 +36,11 @@ def main(argv=None) -> int:
         "of a build; its paraphraser rewrites are read, in-place swaps left out) (repeat to pool)",
     )
     ap.add_argument("--out", required=True)
+    ap.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="only the rules on the text (no scorer, no language model): seconds instead of minutes",
+    )
     args = ap.parse_args(argv)
 
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
@@ -68,14 +73,34 @@ def main(argv=None) -> int:
         rules = [
             *F.cheap_filters(),
             F.KeepsQuestionType(),
-            F.KeepsContent(0),
+            F.KeepsContent(0, frame=frozenset()),
+            F.KeepsContent(0),  # the default: a rephrasing frame's words may come in
+            F.KeepsContent(1, frame=frozenset()),
             F.KeepsContent(1),
-            F.KeepsContent(2),
+            F.KeepsContent(2, frame=frozenset()),
             F.KeepsScope(),
+            F.WellFormed(),
         ]
         for f in rules:
-            name = f.name + (f"(max_added={f.max_added})" if isinstance(f, F.KeepsContent) else "")
+            name = f.name
+            if isinstance(f, F.KeepsContent):
+                name += f"(max_added={f.max_added}{', frame words free' if f.frame else ''})"
             verdicts[name] = [r is None for r in f.reasons(cands)]
+        keeps = "keeps_content(max_added=0, frame words free)"
+        base = [
+            n for n in verdicts if not any(x in n for x in ("keeps_content", "keeps_scope", "well_formed"))
+        ]
+        if args.rules_only:
+            chains = {"rules": base, "rules+keeps_content(1)": base + ["keeps_content(max_added=1)"]}
+            chains["rules+keeps_content"] = base + [keeps]
+            chains["rules+keeps_content+keeps_scope"] = chains["rules+keeps_content"] + ["keeps_scope"]
+            chains["rules+keeps_content(1)+keeps_scope+well_formed"] = chains["rules+keeps_content(1)"] + [
+                "keeps_scope",
+                "well_formed",
+            ]
+            chains["meaning_filters"] = chains["rules+keeps_content+keeps_scope"] + ["well_formed"]
+            result[lang] = _rows(verdicts, chains, good, items)
+            continue
         pairs = [(c.source, c.text) for c in cands]
         scorers = [("sim", load_scorer("sim", lang=lang))]
         if lang == "en":
@@ -104,9 +129,7 @@ def main(argv=None) -> int:
             t = round(gemma.threshold("testset"), 4)
             verdicts[f"pretrained_fluency:{measure}>={t} (testset)"] = [s >= t for s in scores]
             aucs[f"pretrained_fluency:{measure}"] = _aucs(scores, good, fluent)
-        chains = {
-            "rules": [n for n in verdicts if not any(x in n for x in ("keeps_content", "keeps_scope", ">="))],
-        }
+        chains = {"rules": [n for n in base if ">=" not in n]}
         chains["rules+keeps_content(1)"] = chains["rules"] + ["keeps_content(max_added=1)"]
         chains["rules+keeps_content(1)+keeps_scope"] = chains["rules+keeps_content(1)"] + ["keeps_scope"]
         sim_t = [n for n in verdicts if n.startswith("sim>=") and "testset" in n][0]
@@ -129,23 +152,29 @@ def main(argv=None) -> int:
         gemma_t = [n for n in verdicts if n.startswith("pretrained_fluency:logprob")][0]
         for name in [n for n in chains if n.endswith(("keeps_scope+sim", "keeps_scope+embedding"))]:
             chains[name + "+pretrained_fluency"] = chains[name] + [gemma_t]
-        for name, parts in chains.items():
-            verdicts["chain: " + name] = [all(verdicts[p][k] for p in parts) for k in range(len(items))]
-        rows = {}
-        for name, passes in verdicts.items():
-            kept = [g for g, p in zip(good, passes, strict=True) if p]
-            dropped = [g for g, p in zip(good, passes, strict=True) if not p]
-            rows[name] = {
-                "passes": len(kept),
-                "precision": round(sum(kept) / len(kept), 3) if kept else None,
-                "recall_of_good": round(sum(kept) / max(1, sum(good)), 3),
-                "good_among_dropped": round(sum(dropped) / len(dropped), 3) if dropped else None,
-            }
-        result[lang] = {"items": len(items), "good": sum(good), "base_rate": round(sum(good) / len(items), 3),
-                        "filters": rows, "chains": chains, "roc_auc": aucs}  # fmt: skip
-        print(lang, json.dumps({k: v for k, v in rows.items()}, indent=0), file=sys.stderr)
+        result[lang] = _rows(verdicts, chains, good, items)
+        result[lang]["roc_auc"] = aucs
     Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
+
+
+def _rows(verdicts: dict, chains: dict, good: list[bool], items: list) -> dict:
+    """Each filter's and chain's passes, precision, recall of the good ones and share good among the dropped."""
+    for name, parts in chains.items():
+        verdicts["chain: " + name] = [all(verdicts[p][k] for p in parts) for k in range(len(items))]
+    rows = {}
+    for name, passes in verdicts.items():
+        kept = [g for g, p in zip(good, passes, strict=True) if p]
+        dropped = [g for g, p in zip(good, passes, strict=True) if not p]
+        rows[name] = {
+            "passes": len(kept),
+            "precision": round(sum(kept) / len(kept), 3) if kept else None,
+            "recall_of_good": round(sum(kept) / max(1, sum(good)), 3),
+            "good_among_dropped": round(sum(dropped) / len(dropped), 3) if dropped else None,
+        }
+    print(json.dumps(rows, indent=0), file=sys.stderr)
+    return {"items": len(items), "good": sum(good), "base_rate": round(sum(good) / len(items), 3),
+            "filters": rows, "chains": chains}  # fmt: skip
 
 
 def _judged(tag: str) -> tuple[dict, dict]:

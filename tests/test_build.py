@@ -224,6 +224,32 @@ def test_rewrite_filters_and_question_word_swaps():
         == "added 'designed'"
     )
     assert reasons(KeepsContent(1), "Who built the tower?", "Who designed and built the tower?") is None
+    # a word from nowhere goes by default, a rephrasing frame's word may come in, and a form of a word the
+    # source says (a stop word to spaCy: "take") comes from somewhere
+    assert (
+        reasons(KeepsContent(), "What did Luther refuse?", "What did Luther refuse forever?")
+        == "added 'forever'"
+    )
+    assert reasons(KeepsContent(), "Why did the war end?", "For what reason did the war end?") is None
+    assert (
+        reasons(
+            KeepsContent(),
+            "Who built the tower?",
+            "Who was the builder of the tower?",
+        )
+        == "lost 'built'"
+    )
+    assert reasons(KeepsContent(), "Where was the battle?", "What was the location of the battle?") is None
+    assert (
+        reasons(
+            KeepsContent(), "In what venue did it take place?", "What was the venue in which it took place?"
+        )
+        is None
+    )
+    assert (
+        reasons(KeepsContent(frame=frozenset()), "Why did the war end?", "For what reason did the war end?")
+        == "added 'reason'"
+    )
     assert (
         reasons(KeepsQuestionType(), "When did ESPN take over?", "Why did ESPN take over?")
         == "asks why, not when"

@@ -57,7 +57,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     if config.substitution:
         filters.append(F.Substitutes())
     if config.keep_content:  # what a rewrite can break that a swap cannot (docs/build.md)
-        filters += [F.KeepsQuestionType(), F.KeepsContent(), F.KeepsScope()]
+        filters += [F.WellFormed(), F.KeepsQuestionType(), F.KeepsContent(), F.KeepsScope()]
     vocabulary = _vocabulary(config.lang, source)
     if vocabulary is not None:
         filters.append(F.KnownWords(vocabulary.knows))

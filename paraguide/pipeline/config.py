@@ -214,9 +214,10 @@ class GeneratorConfig:
         "also ask the paraphraser for a free rewrite (no suggestion) of each question (default: the preset's)"
     )
     keep_content: bool | None = option(
-        "drop a rewrite that asks another kind of question (when -> why), loses a content word of the "
-        "question or adds more than one, or changes its scope words (number, quantity, negation, modality, "
-        "person, tense) (default: the preset's)"
+        "drop a rewrite that is not well formed (two questions; ends on an added preposition), asks another "
+        "kind of question (when -> why), loses a content word of the question or adds one (a rephrasing "
+        "frame's words aside: reason, way, location ...), or changes its scope words (number, quantity, "
+        "negation, modality, person, tense) (default: the preset's)"
     )
     reorder: bool | None = option(
         "also offer the question with its phrases reordered as people do "

@@ -494,6 +494,8 @@ _AGENTS = {
     "illustrate": "illustrator", "govern": "governor", "architect": "architect", "choreograph":
     "choreographer", "conceive": "originator", "originate": "originator", "finance": "financier",
 }  # fmt: skip
+# The doers those nouns name: words a rephrasing brings in without adding to the question (score.filters).
+AGENT_NOUNS = frozenset(_AGENTS.values())
 
 
 def _who_agent(q: str, toks: list[TaggedToken]) -> str | None:
