@@ -184,13 +184,18 @@ def test_well_formed_drops_what_no_person_writes():
             "What other channel? In 1984, ARTS was merged with?",
         ),
         ("How did Luther describe it?", "In what way did Luther describe it?\nQuestion: In what way?"),
+        ("Which Pope sought to undermine Luther?", "What was the Pope that sought to undermine Luther?"),
+        ("Which chemists showed it?", "What were the chemists who showed it?"),
         # what a person does write
         ("What is the capital of France?", "What is France's capital?"),
         ("To which Secretary did Carothers write?", "Which Secretary did Carothers write to?"),
         ("In what city did Tesla live?", "What was the city in which Tesla lived?"),
+        ("Which Pope sought to undermine Luther?", "Who was the Pope that sought to undermine Luther?"),
+        ("What is the name of the novelist who won?", "What is the novelist who won called?"),
+        ("Which team won?", "What was the team that won?"),
         ("什么是光合作用？", "光合作用是什么？"),
     ]
-    lang = ["en"] * 9 + ["zh"]
+    lang = ["en"] * 14 + ["zh"]
     got = WellFormed().reasons([Candidate(a, b, lang=x) for (a, b), x in zip(pairs, lang, strict=True)])
     assert got == [
         "ends on an added 'for'",
@@ -199,6 +204,11 @@ def test_well_formed_drops_what_no_person_writes():
         "a possessive from nowhere",
         "two questions",
         "two lines",
+        "asks for people ('Pope') with 'what'",
+        "asks for people ('chemists') with 'what'",
+        None,
+        None,
+        None,
         None,
         None,
         None,

@@ -23,7 +23,7 @@ from functools import lru_cache
 from paraguide.score.base import Scorer
 from paraguide.text.match import contains, includes
 from paraguide.text.normalize import normalize
-from paraguide.text.reorder_en import AGENT_NOUNS
+from paraguide.text.reorder_en import AGENT_NOUNS, names_people
 from paraguide.text.stopwords import is_word, load_stopwords
 from paraguide.text.substitute import forms, lemmas
 from paraguide.text.tokenize import tokenize
@@ -529,9 +529,10 @@ class WellFormed(Filter):
     (the pretrained paraphraser's deep beams, blind reading 2026-11-29b): two questions or two lines where
     the source has one ("What other channel? In 1984, ... merged with?"); English, a question that ends on
     an article or conjunction ("... how many tiers are in the?"), on a preposition the source has fewer of
-    ("For whom was it named for?", "What did it lose to?", "Where does the Rhine end at?"), or with a
+    ("For whom was it named for?", "What did it lose to?", "Where does the Rhine end at?"), with a
     possessive from nowhere ("What kind of facility was Wardenclyffe's?") -- one that stands for an "of"
-    the source had ("the capital of France" -> "France's capital") passes."""
+    the source had ("the capital of France" -> "France's capital") passes --, or that asks for a person with
+    "what" ("What was the president that ...?", since 2026-11-29)."""
 
     name = "well_formed"
 
@@ -566,7 +567,25 @@ class WellFormed(Filter):
         possessives = words.count("'s") - before.count("'s")
         if possessives > max(0, before.count("of") - words.count("of")):
             return "a possessive from nowhere"
+        person = _WHAT_PERSON.match(c.text.strip())
+        if (
+            person
+            and " of " not in f" {person.group(1)}"
+            and names_people(person.group(2))
+            and not _WHAT_PERSON.match(c.source.strip())
+            and not _NAME_ASKED.search(c.text)
+        ):
+            return f"asks for people ({person.group(2)!r}) with 'what'"
         return None
+
+
+# "What was the president that ...?": a person asked for with "what" (the rules write "Who was the president
+# that ...?"; readers judged 1 of 48 such rewrites fluent, readings 2026-11-29a-j). Not "What is the
+# novelist ... called?", which asks for a name.
+_WHAT_PERSON = re.compile(
+    r"^[Ww]hat (?:is|was|are|were) the ((?:[\w'-]+ ){0,4}?)([\w-]+) (?:that|who|whom)\b"
+)
+_NAME_ASKED = re.compile(r"\b(called|named|known as)\W*$")
 
 
 _NUMBER = re.compile(r"\d")

@@ -782,13 +782,19 @@ def _wh_relative(q: str, toks: list[TaggedToken]) -> str | None:
     return f"{_asker(toks, k)} {_be(past, plural)} the {_text(q, toks, 1, k)} that {text}?"
 
 
-def _asker(toks: list[TaggedToken], k: int) -> str:
-    """ "Who" for a noun phrase ending at ``k`` that names people, else "What"."""
+def names_people(word: str) -> bool:
+    """Whether a noun names people ("president", "chemists", "historian"), asked for with "who"."""
     from lemminflect import getLemma
 
-    word = toks[k - 1].text.lower()
+    word = word.lower()
     lemma = (getLemma(word, upos="NOUN") or (word,))[0]
-    people = lemma in _PEOPLE or word in _PEOPLE or len(lemma) > 5 and lemma.endswith(("ist", "ian"))
+    return lemma in _PEOPLE or word in _PEOPLE or len(lemma) > 5 and lemma.endswith(("ist", "ian"))
+
+
+def _asker(toks: list[TaggedToken], k: int) -> str:
+    """ "Who" for a noun phrase ending at ``k`` that names people, else "What"."""
+    word = toks[k - 1].text.lower()
+    people = names_people(word)
     # a capitalised title names a person too ("What Columbia President went to Harvard?" -> "Who was the
     # Columbia President that ...", reading 2026-11-27zj), but not "Doctor": a show's name (Doctor Who)
     title = toks[k - 1].tag in ("NNP", "NNPS") and word in _PEOPLE and word != "doctor"
