@@ -1,0 +1,152 @@
+"""How well each score ranks the blind-judged rewrites of the pretrained paraphraser, and a ranking learnt
+from the judgements themselves, scored on readings it did not see (leave one reading out).
+
+    python benchmarks/rewrite_ranking.py --tag 2026-11-29a --tag 2026-11-29b ... \\
+        --out benchmarks/results/rewrite_ranking_2026-11-29.json [--features runs/ranking_features.json]
+
+For every judged English rewrite of ``causal_reading_<tag>`` ("good" = fluent and the same question): the
+bundled adapter's teacher-forced mean log-probability of the rewrite given the question (``fwd``) and of
+the question given the rewrite (``bwd``, the round trip's back half), Gemma's fluency (mean log-probability
+per token of the rewrite, and its difference to the question's), the token edit rate, whether it is guided,
+and each meaning check's verdict (``paraguide.score.filters.meaning_filters``). Reported per score: ROC-AUC
+over all rewrites, its mean over readings, and "pick-best": over the questions with two or more judged
+rewrites of one kind (free or guided) in one reading, the share good of the one the score ranks first. The
+learnt ranking is a logistic regression over all the features (standardised), fitted on the other readings
+for each reading's rewrites. ``--features`` caches the model scores as JSON (the first run takes about 20
+minutes on 2 CPU cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def judged(tags: list[str]) -> list[dict]:
+    """The judged English rewrites of the readings: tag, question, rewrite, suggestion, matched, good."""
+    import csv
+
+    items = []
+    for tag in tags:
+        key = json.loads((RESULTS / f"causal_reading_{tag}_key.json").read_text(encoding="utf-8"))
+        path = RESULTS / f"causal_reading_{tag}_judgements.tsv"
+        for r in csv.DictReader(path.open(encoding="utf-8"), delimiter="\t"):
+            if r.get("item") not in key:
+                continue
+            k = key[r["item"]][0] if isinstance(key[r["item"]], list) else key[r["item"]]
+            if k.get("lang", "en") != "en":
+                continue
+            good = r["fluent"].strip().lower().startswith("y") and r["same"].strip().lower().startswith("y")
+            items.append({"tag": tag, "q": k["original"], "p": k["rewrite"], "s": k.get("suggestion") or "",
+                          "m": k.get("matched") or "", "good": good})  # fmt: skip
+    return items
+
+
+def features(items: list[dict]) -> dict[str, list[float]]:
+    """The scores the module docstring lists, one list per feature."""
+    from paraguide.model.paraphraser import Paraphraser
+    from paraguide.score import filters as F
+    from paraguide.score.fluency import BUNDLED, FluencyScorer
+    from paraguide.text.edits import edit_rate
+
+    qs, ps = [i["q"] for i in items], [i["p"] for i in items]
+    out = {"edit": [edit_rate(q, p, "en") for q, p in zip(qs, ps, strict=True)],
+           "guided": [float(bool(i["s"])) for i in items]}  # fmt: skip
+    for f in F.meaning_filters():
+        cands = [F.Candidate(i["q"], i["p"], i["s"], lang="en", matched=i["m"]) for i in items]
+        out["pass_" + f.name] = [float(x is None) for x in f.reasons(cands)]
+    fluency = FluencyScorer(BUNDLED / "lm-gemma-en", lang="en", measure="logprob")
+    absolute = fluency.fluency(qs + ps)
+    out["fluency_abs"] = absolute[len(qs) :]
+    out["fluency"] = [b - a for a, b in zip(absolute[: len(qs)], absolute[len(qs) :], strict=True)]
+    para = Paraphraser.from_pretrained("gemma-en")
+    out["fwd"] = para.log_likelihood(qs, ps)
+    out["bwd"] = para.log_likelihood(ps, qs)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--tag", required=True, action="append", help="a causal_reading tag with judgements (repeat)"
+    )
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--features", help="JSON cache of the features (read if it exists, else written)")
+    args = ap.parse_args(argv)
+
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+
+    items = judged(args.tag)
+    cache = Path(args.features) if args.features else None
+    if cache is not None and cache.exists():
+        feats = json.loads(cache.read_text(encoding="utf-8"))
+        if len(feats["edit"]) != len(items):
+            raise SystemExit(f"{cache}: {len(feats['edit'])} rows, but the readings hold {len(items)}")
+    else:
+        feats = features(items)
+        if cache is not None:
+            cache.write_text(json.dumps(feats) + "\n", encoding="utf-8")
+    names = sorted(feats)
+    x = np.array([feats[n] for n in names], dtype=float).T
+    y = np.array([i["good"] for i in items], dtype=int)
+    tags = np.array([i["tag"] for i in items])
+    f = {n: x[:, k] for k, n in enumerate(names)}
+    checks = np.prod([f[n] for n in names if n.startswith("pass_")], axis=0)
+    scores = {
+        "fwd": f["fwd"],
+        "bwd": f["bwd"],
+        "fluency": f["fluency"],
+        "round trip (fwd + bwd)": f["fwd"] + f["bwd"],
+        "round trip + fluency": f["fwd"] + f["bwd"] + f["fluency"],
+        "checks first, then round trip + fluency (rtkf)": 100 * checks + f["fwd"] + f["bwd"] + f["fluency"],
+    }
+
+    def fit(rows):
+        mu, sd = x[rows].mean(0), x[rows].std(0) + 1e-9
+        return LogisticRegression(max_iter=2000).fit((x[rows] - mu) / sd, y[rows]), mu, sd
+
+    learnt = np.zeros(len(y))
+    for tag in sorted(set(tags)):
+        model, mu, sd = fit(tags != tag)
+        learnt[tags == tag] = model.predict_proba((x[tags == tag] - mu) / sd)[:, 1]
+    scores["learnt (leave one reading out)"] = learnt
+    groups = collections.defaultdict(list)
+    for k, it in enumerate(items):
+        groups[(it["tag"], it["q"], bool(it["s"]))].append(k)
+    multi = [g for g in groups.values() if len(g) >= 2]
+    rows = {}
+    for name, s in scores.items():
+        rows[name] = {
+            "roc_auc": round(float(roc_auc_score(y, s)), 3),
+            "mean_roc_auc_per_reading": round(
+                float(np.mean([roc_auc_score(y[tags == t], s[tags == t]) for t in sorted(set(tags))])), 3
+            ),
+            "pick_best_good": round(float(np.mean([y[max(g, key=lambda k: s[k])] for g in multi])), 3),
+        }
+        print(f"{name:48s} {rows[name]}", file=sys.stderr)
+    model, _, _ = fit(np.ones(len(y), dtype=bool))
+    result = {
+        "tags": args.tag,
+        "items": len(y),
+        "good": int(y.sum()),
+        "questions_with_two_or_more": len(multi),
+        "good_share_among_them": round(float(np.mean([y[g].mean() for g in multi])), 3),
+        "scores": rows,
+        "learnt_coefficients_all_readings": {
+            n: round(float(c), 3) for n, c in zip(names, model.coef_[0], strict=True)
+        },
+    }
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
