@@ -188,6 +188,30 @@ def _keeps(lang: str, matched: dict[tuple[str, str], str]):
     return keeps
 
 
+def learnt_choice(
+    model: dict, questions: list[str], cands: list[list], matched: dict, min_edit: float
+) -> list[list]:
+    """Each question's candidates ranked as round trip groups them (the suggestion used, enough changed),
+    each group by the probability of "good" a ranking learnt from the judgements gives
+    (benchmarks/rewrite_ranking.py: ``--rerank NAME=learnt:RESULT.json``)."""
+    from rewrite_ranking import features, learnt_probability
+
+    from paraguide.text.edits import edit_rate
+
+    flat = [(i, c) for i, options in enumerate(cands) for c in options]
+    items = [{"q": questions[i], "p": c.text, "s": c.suggestion or "",
+              "m": matched.get((questions[i], c.suggestion or ""), "")} for i, c in flat]  # fmt: skip
+    prob = learnt_probability(model, features(items))
+    ranked = [[] for _ in questions]
+    for (i, c), pr in zip(flat, prob, strict=True):
+        ranked[i].append((pr, c))
+    for q, options in zip(questions, ranked, strict=True):
+        uses = any(c.includes_suggestion for _, c in options)
+        options.sort(key=lambda o: (uses and not o[1].includes_suggestion, edit_rate(q, o[1].text, "en") < min_edit,
+                                    -o[0]))  # fmt: skip
+    return [[c for _, c in options] for options in ranked]
+
+
 def make_sheet(args) -> None:
     from paraguide.model.rerank import round_trip
     from paraguide.suggest import load_source
@@ -258,14 +282,25 @@ def make_sheet(args) -> None:
                 name, _, weights = spec.partition("=")
                 weight, fluent, checks = (weights.split(":") + ["", ""])[:3]
                 name = name if system == "base" else f"{name}-{system}"
-                pick = dict(lang=lang, min_edit=args.min_edit, weight=float(weight or 1))
+                pick = dict(
+                    lang=lang,
+                    min_edit=args.min_edit,
+                    weight=float(weight or 1) if weight != "learnt" else 1.0,
+                )
                 for kind, (at, cands) in beams.items():
-                    if fluent and float(fluent):  # NAME=WEIGHT:F: each score gains F x the base LM's fluency
-                        cands = with_fluency(cands, float(fluent), lang)
-                    # NAME=WEIGHT:F:keeps: the beams that pass the text-only meaning checks first
                     matched = (
                         {(qs[k], s): m for k in at for s, m in guided[kind][k]} if kind in guided else {}
                     )
+                    if weight == "learnt":  # NAME=learnt:RESULT.json: the ranking learnt from the judgements
+                        learnt = json.loads(Path(fluent).read_text(encoding="utf-8"))["learnt_model"]
+                        chosen = learnt_choice(learnt, [qs[k] for k in at], cands, matched, args.min_edit)
+                        written[name, kind] = {
+                            k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
+                        }
+                        continue
+                    if fluent and float(fluent):  # NAME=WEIGHT:F: each score gains F x the base LM's fluency
+                        cands = with_fluency(cands, float(fluent), lang)
+                    # NAME=WEIGHT:F:keeps: the beams that pass the text-only meaning checks first
                     keeps = _keeps(lang, matched) if checks == "keeps" else None
                     chosen = round_trip(model, [qs[k] for k in at], cands, keeps=keeps, **pick)
                     written[name, kind] = {

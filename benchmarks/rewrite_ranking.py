@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import json
 import sys
 from pathlib import Path
@@ -48,11 +49,20 @@ def judged(tags: list[str]) -> list[dict]:
     return items
 
 
+@functools.lru_cache(maxsize=1)
+def _scorers():
+    """The bundled English adapter (the round trip's halves) and Gemma's fluency, loaded once."""
+    from paraguide.model.paraphraser import Paraphraser
+    from paraguide.score.fluency import BUNDLED, FluencyScorer
+
+    return Paraphraser.from_pretrained("gemma-en"), FluencyScorer(
+        BUNDLED / "lm-gemma-en", lang="en", measure="logprob"
+    )
+
+
 def features(items: list[dict]) -> dict[str, list[float]]:
     """The scores the module docstring lists, one list per feature."""
-    from paraguide.model.paraphraser import Paraphraser
     from paraguide.score import filters as F
-    from paraguide.score.fluency import BUNDLED, FluencyScorer
     from paraguide.text.edits import edit_rate
 
     qs, ps = [i["q"] for i in items], [i["p"] for i in items]
@@ -61,14 +71,24 @@ def features(items: list[dict]) -> dict[str, list[float]]:
     for f in F.meaning_filters():
         cands = [F.Candidate(i["q"], i["p"], i["s"], lang="en", matched=i["m"]) for i in items]
         out["pass_" + f.name] = [float(x is None) for x in f.reasons(cands)]
-    fluency = FluencyScorer(BUNDLED / "lm-gemma-en", lang="en", measure="logprob")
+    para, fluency = _scorers()
     absolute = fluency.fluency(qs + ps)
     out["fluency_abs"] = absolute[len(qs) :]
     out["fluency"] = [b - a for a, b in zip(absolute[: len(qs)], absolute[len(qs) :], strict=True)]
-    para = Paraphraser.from_pretrained("gemma-en")
     out["fwd"] = para.log_likelihood(qs, ps)
     out["bwd"] = para.log_likelihood(ps, qs)
     return out
+
+
+def learnt_probability(model: dict, feats: dict[str, list[float]]) -> list[float]:
+    """P(good) of each rewrite under a ``learnt_model`` this script wrote."""
+    import numpy as np
+
+    x = np.array([feats[n] for n in model["features"]], dtype=float).T
+    z = (x - np.array(model["mean"])) / np.array(model["scale"]) @ np.array(model["coef"]) + model[
+        "intercept"
+    ]
+    return (1 / (1 + np.exp(-z))).tolist()
 
 
 def main(argv=None) -> int:
@@ -132,7 +152,7 @@ def main(argv=None) -> int:
             "pick_best_good": round(float(np.mean([y[max(g, key=lambda k: s[k])] for g in multi])), 3),
         }
         print(f"{name:48s} {rows[name]}", file=sys.stderr)
-    model, _, _ = fit(np.ones(len(y), dtype=bool))
+    model, mu, sd = fit(np.ones(len(y), dtype=bool))
     result = {
         "tags": args.tag,
         "items": len(y),
@@ -143,6 +163,14 @@ def main(argv=None) -> int:
         "learnt_coefficients_all_readings": {
             n: round(float(c), 3) for n, c in zip(names, model.coef_[0], strict=True)
         },
+        # the ranking fitted on every reading, as causal_reading.py --rerank NAME=learnt:THIS_FILE applies it
+        "learnt_model": {
+            "features": names,
+            "mean": mu.tolist(),
+            "scale": sd.tolist(),
+            "coef": model.coef_[0].tolist(),
+            "intercept": float(model.intercept_[0]),
+        },  # fmt: skip
     }
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
