@@ -282,6 +282,8 @@ def make_sheet(args) -> None:
                 name, _, weights = spec.partition("=")
                 weight, fluent, checks = (weights.split(":") + ["", ""])[:3]
                 name = name if system == "base" else f"{name}-{system}"
+                if weight == "learnt":
+                    learnt = json.loads(Path(fluent).read_text(encoding="utf-8"))["learnt_model"]
                 pick = dict(
                     lang=lang,
                     min_edit=args.min_edit,
@@ -292,7 +294,6 @@ def make_sheet(args) -> None:
                         {(qs[k], s): m for k in at for s, m in guided[kind][k]} if kind in guided else {}
                     )
                     if weight == "learnt":  # NAME=learnt:RESULT.json: the ranking learnt from the judgements
-                        learnt = json.loads(Path(fluent).read_text(encoding="utf-8"))["learnt_model"]
                         chosen = learnt_choice(learnt, [qs[k] for k in at], cands, matched, args.min_edit)
                         written[name, kind] = {
                             k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)

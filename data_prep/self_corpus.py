@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from paraguide.data.squad import SquadReader
-from paraguide.score.filters import Candidate, _content_change, keeps_meaning
+from paraguide.score.filters import FRAME_WORDS, Candidate, _content_change, keeps_meaning
 from paraguide.text.edits import edit_rate
 from paraguide.text.substitute import forms
 from paraguide.text.tokenize import tokenize
@@ -53,13 +53,6 @@ def in_target(suggestion: str, target: str) -> str | None:
         if f" {' '.join(tokenize(form, 'en')).lower()} " in f" {words} ":
             return form
     return None
-
-
-# Words a rephrasing frame brings in without adding to the question ("For what reason", "In what way", "What
-# is the name of"); any other added content word makes the row go ("... strike New York for good?").
-FRAME_WORDS = frozenset(
-    ("reason", "way", "manner", "year", "time", "type", "kind", "name", "called", "number", "amount")
-)
 
 
 def added(source: str, target: str, suggestion: str, matched: str) -> list[str]:
