@@ -61,34 +61,20 @@ def _scorers():
 
 
 def features(items: list[dict]) -> dict[str, list[float]]:
-    """The scores the module docstring lists, one list per feature."""
-    from paraguide.score import filters as F
-    from paraguide.text.edits import edit_rate
+    """The scores the module docstring lists, one list per feature (``paraguide.score.acceptance.features``
+    with the bundled English adapter and Gemma's fluency)."""
+    from paraguide.score.acceptance import features as acceptance_features
 
-    qs, ps = [i["q"] for i in items], [i["p"] for i in items]
-    out = {"edit": [edit_rate(q, p, "en") for q, p in zip(qs, ps, strict=True)],
-           "guided": [float(bool(i["s"])) for i in items]}  # fmt: skip
-    for f in F.meaning_filters():
-        cands = [F.Candidate(i["q"], i["p"], i["s"], lang="en", matched=i["m"]) for i in items]
-        out["pass_" + f.name] = [float(x is None) for x in f.reasons(cands)]
     para, fluency = _scorers()
-    absolute = fluency.fluency(qs + ps)
-    out["fluency_abs"] = absolute[len(qs) :]
-    out["fluency"] = [b - a for a, b in zip(absolute[: len(qs)], absolute[len(qs) :], strict=True)]
-    out["fwd"] = para.log_likelihood(qs, ps)
-    out["bwd"] = para.log_likelihood(ps, qs)
-    return out
+    return acceptance_features(para, fluency, [i["q"] for i in items], [i["p"] for i in items],
+                               [i["s"] for i in items], [i["m"] for i in items], lang="en")  # fmt: skip
 
 
 def learnt_probability(model: dict, feats: dict[str, list[float]]) -> list[float]:
     """P(good) of each rewrite under a ``learnt_model`` this script wrote."""
-    import numpy as np
+    from paraguide.score.acceptance import AcceptanceModel
 
-    x = np.array([feats[n] for n in model["features"]], dtype=float).T
-    z = (x - np.array(model["mean"])) / np.array(model["scale"]) @ np.array(model["coef"]) + model[
-        "intercept"
-    ]
-    return (1 / (1 + np.exp(-z))).tolist()
+    return AcceptanceModel(**model).probability(feats)
 
 
 def main(argv=None) -> int:
@@ -98,6 +84,11 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--out", required=True)
     ap.add_argument("--features", help="JSON cache of the features (read if it exists, else written)")
+    ap.add_argument(
+        "--model-out",
+        help="also write the model fitted on every reading as an acceptance model "
+        "(paraguide.score.acceptance; the bundled one: paraguide/models/gemma-en/acceptance.json)",
+    )
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -173,6 +164,12 @@ def main(argv=None) -> int:
         },  # fmt: skip
     }
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if args.model_out:
+        from paraguide.score.acceptance import AcceptanceModel
+
+        fitted = {"by": "benchmarks/rewrite_ranking.py", "readings": args.tag, "items": len(y), "good": int(y.sum()),
+                  "adapter": "gemma-en", "fluency": "lm-gemma-en, mean log-probability per token"}  # fmt: skip
+        AcceptanceModel(**result["learnt_model"], fitted=fitted).save(args.model_out)
     return 0
 
 

@@ -1,7 +1,7 @@
 """The 200-question samples that reading 2026-11-26b (docs/build.md, "Rewrites with the pretrained
 paraphraser") built both presets on: SQuAD v1.1 dev questions (each with its paragraph), DuReader-robust
 dev paragraphs (one question each) and LCQMC test positive pairs, drawn with ``random.Random(7)``
-(``--seed``: another draw; 2811 for reading 2026-11-28b).
+(``--seed``: another draw; 2811 for reading 2026-11-28b). Files are named by ``--n``.
 
     python benchmarks/rewrite_samples.py --out runs/p31/inputs
     paraguide build-testset --squad runs/p31/inputs/squad_200.json --preset paraphrase --out runs/p31/en-squad-paraphrase
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     d = json.loads((SHARED / "dureader_robust" / "dev.json").read_text(encoding="utf-8"))
     paras = [p for a in d["data"] for p in a["paragraphs"]]
     random.Random(args.seed).shuffle(paras)
-    (out / "dureader_200.json").write_text(
+    (out / f"dureader_{args.n}.json").write_text(
         json.dumps({"data": [{"title": "", "paragraphs": paras[: args.n]}]}, ensure_ascii=False),
         encoding="utf-8",
     )
@@ -47,11 +47,11 @@ def main(argv=None) -> int:
     for title, p, q in items[: args.n]:
         articles[title].append({"context": p["context"], "qas": [q]})
     data = [{"title": t, "paragraphs": ps} for t, ps in articles.items()]
-    (out / "squad_200.json").write_text(json.dumps({"version": "1.1", "data": data}), encoding="utf-8")
+    (out / f"squad_{args.n}.json").write_text(json.dumps({"version": "1.1", "data": data}), encoding="utf-8")
     lines = (SHARED / "lcqmc" / "test.tsv").read_text(encoding="utf-8").splitlines()
     random.Random(args.seed).shuffle(lines)
     positives = [line for line in lines if line.endswith("\t1")][: args.n]
-    (out / "lcqmc_200.tsv").write_text("\n".join(positives) + "\n", encoding="utf-8")
+    (out / f"lcqmc_{args.n}.tsv").write_text("\n".join(positives) + "\n", encoding="utf-8")
     print(f"3 samples of {args.n} -> {out}", file=sys.stderr)
     return 0
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from paraguide.pipeline.config import GeneratorConfig
 from paraguide.pipeline.generate import QuestionParaphraser
+from paraguide.score.acceptance import FILE as ACCEPTANCE_FILE
 
 
 def _paraphraser_threshold(config: GeneratorConfig, option: str, model: str) -> float:
@@ -42,6 +43,11 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         raise ValueError(
             f"--select round-trip needs the pretrained paraphraser (--model gemma-en, gemma-zh or an adapter "
             f"folder), not {model}; --select depth chooses without it"
+        )
+    if config.accept_above and not (is_causal_folder(model) and (Path(model) / ACCEPTANCE_FILE).is_file()):
+        raise ValueError(
+            f"--accept-above needs an acceptance model beside the pretrained paraphraser ({model} has no "
+            f"{ACCEPTANCE_FILE}; gemma-en has one); --accept-above 0 turns it off"
         )
     if config.nbest:
         paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
@@ -81,6 +87,10 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         swap_threshold = _paraphraser_threshold(config, "--swap-check", config.swap_check)
         swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
+    acceptance = None
+    if config.accept_above:  # last: the learnt acceptance scores only the rewrites every other filter kept
+        acceptance = _acceptance(config, model, paraphraser)
+        filters.append(acceptance)
     guide_check = None
     if config.guide_check != "off":  # the same score, before generation: which suggestions guide a rewrite
         guide_threshold = _paraphraser_threshold(config, "--guide-check", config.guide_check)
@@ -131,6 +141,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "swap_threshold": swap_threshold,
         "guide_check": str(guide_check[0].files[0].resolve()) if guide_check else "off",
         "guide_threshold": guide_check[1] if guide_check else None,
+        "accept_above": config.accept_above,
     }
     parts = {
         "model": [model] if paraphraser else [],
@@ -140,6 +151,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "known words": vocabulary.files if vocabulary is not None and vocabulary is not source else (),
         "fluency LM": [fluency] if fluency != "off" else [],
         "swap check": swap_scorer.files if swap_threshold is not None else (),
+        "acceptance model": [Path(model) / ACCEPTANCE_FILE] if acceptance is not None else [],
+        "acceptance fluency LM": acceptance.fluency.files if acceptance is not None else [],
         "guide check": guide_check[0].files
         if guide_check and not (swap_threshold is not None and guide_check[0] is swap_scorer)
         else (),
@@ -150,6 +163,17 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         for n, paths_n in enumerate(paths, start=1)
     }
     return generator
+
+
+def _acceptance(config: GeneratorConfig, model: str, paraphraser):
+    """``--accept-above``: the adapter's acceptance model (``acceptance.json`` beside it), read with the
+    paraphraser's likelihood and the fluency of the pretrained LM it was fitted with (``lm-gemma-LANG``)."""
+    from paraguide.score.acceptance import AcceptanceModel, LearntAcceptance
+    from paraguide.score.fluency import BUNDLED, FluencyScorer
+
+    learnt = AcceptanceModel.load(Path(model) / ACCEPTANCE_FILE)
+    fluency = FluencyScorer(BUNDLED / f"lm-gemma-{config.lang}", lang=config.lang, measure="logprob")
+    return LearntAcceptance(learnt, paraphraser, fluency, config.accept_above, batch_size=config.batch_size)
 
 
 def _reorder_state(config) -> str | bool:

@@ -303,8 +303,10 @@ class QuestionParaphraser:
         pretrained paraphraser's mean log-probability of writing it from the question plus that of writing
         the question back from it, free rewriting both ways (paraguide.model.rerank) -- a rewrite that lost a
         qualifier or turned the question is hard to write back from. Fallbacks are not scored (taken last
-        whatever their score)."""
-        scored = [c for c in passed if c.meta["origin"] not in FALLBACK_ORIGINS]
+        whatever their score). A candidate the learnt acceptance scored already has its round trip."""
+        scored = [
+            c for c in passed if c.meta["origin"] not in FALLBACK_ORIGINS and "round_trip" not in c.scores
+        ]
         pairs = sorted({(c.source, c.text) for c in scored})
         if not pairs:
             return
