@@ -448,7 +448,9 @@ def test_presets_fill_what_is_left_unset():
     )
     # English synonym swaps pass the pretrained paraphraser's swap check (its calibrated threshold); Chinese not
     assert (en.swap_check, en.swap_threshold, zh.swap_check) == ("gemma-en", None, "off")
-    assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_check == "off"
+    # the English paraphrase preset checks its swaps too (reading 2026-12-06c), the Chinese one not
+    assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_check == "gemma-en"
+    assert BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="paraphrase").swap_check == "off"
     assert BuildConfig(out="x", squad="s.json").guide_check == "off"
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
