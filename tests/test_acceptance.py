@@ -161,3 +161,52 @@ def test_an_adapter_without_an_acceptance_model_is_refused_before_loading(tmp_pa
         ValueError, match=f"--accept-above needs an acceptance model .*{small} has no acceptance.json"
     ):
         load_generator(config)
+
+
+class Counting:
+    """A RoundTripParaphraser that counts every pair it scores, and an LM that scores every text 0."""
+
+    def __init__(self, paraphraser):
+        self.inner, self.scored = paraphraser, []
+
+    def paraphrase(self, *args, **kwargs):
+        return self.inner.paraphrase(*args, **kwargs)
+
+    def log_likelihood(self, questions, paraphrases, batch_size=32):
+        self.scored += list(zip(questions, paraphrases, strict=True))
+        return self.inner.log_likelihood(questions, paraphrases, batch_size)
+
+    @staticmethod
+    def fluency(texts):
+        return [0.0] * len(texts)
+
+
+def test_in_a_build_a_rewrite_below_the_threshold_is_not_chosen_and_its_round_trip_is_not_scored_twice(tagger):
+    """In the generator's chain (select="round-trip"): without the acceptance the best round trip is the free
+    rewrite; the acceptance (here: P(good) from the forward log-probability alone) drops it, and the guided
+    rewrite it scored is chosen with the round trip it computed, which select="round-trip" does not recompute."""
+    from fakes import RoundTripParaphraser, SpanSource
+
+    from paraguide.pipeline.generate import Item, QuestionParaphraser
+    from paraguide.score.filters import ContainsSuggestion, DiffersFromSource, KeepsQuestionType
+
+    q = "What year was the music hall designed?"
+    table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
+    free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
+    outputs = {(q, None): free, (q, "which"): "Which year was the music hall designed?", (q, "planned"): planned}
+    likelihoods = {(q, free): -1.3, (free, q): -0.1, (q, planned): -0.9, (planned, q): -0.8}  # round trips -1.4, -1.7
+    fwd_only = AcceptanceModel(["fwd"], [-1.2], [0.1], [1.0], 0.0)  # P(good) >= 0.5 where fwd >= -1.2
+    made, scored = {}, {}
+    for accept in (False, True):
+        para = Counting(RoundTripParaphraser(outputs, likelihoods))
+        chain = [DiffersFromSource(), ContainsSuggestion(), KeepsQuestionType()]
+        chain += [LearntAcceptance(fwd_only, para, para, 0.5)] if accept else []
+        generate = QuestionParaphraser(para, SpanSource(table), FilterChain(chain), top_k=2, in_place=True,
+                                       free=True, select="round-trip")  # fmt: skip
+        [made[accept]] = [o.to_json() for o in generate([Item("a", q)])]
+        scored[accept] = para.scored
+    assert made[False]["paraphrase"] == free
+    assert made[True]["paraphrase"] == planned
+    assert made[True]["scores"]["round_trip"] == -1.7 and made[True]["scores"]["acceptance"] > 0.9
+    assert made[True]["candidate_drops"]["acceptance"] == 1  # the free rewrite; the swap "Which" is in place
+    assert scored[True].count((q, planned)) == 1 and scored[True].count((planned, q)) == 1

@@ -237,13 +237,17 @@ class QuestionParaphraser:
             texts = [(o.text, "paraphraser") for o in outputs[: self.nbest]]
             if self.nbest and asked and not texts:
                 texts = [("", "paraphraser")]
+            in_place = None
             if self.in_place and s is not None and (current[i], s) in placed:
-                texts.append((placed[current[i], s].text, "in_place"))
+                in_place = placed[current[i], s].text
+                texts.append((in_place, "in_place"))
             seen: set[str] = set()
             for text, origin in texts:
                 if text in seen:
                     continue  # the paraphraser wrote the in-place question itself: one candidate
                 seen.add(text)
+                # ... and it is the in-place swap, whoever wrote it (the learnt acceptance scores rewrites only)
+                origin = "in_place" if text == in_place else origin
                 c = self._candidate(items[i], text, s, current[i], step, origin)
                 if not c.text:
                     c.drop("paraphraser", "empty output")
