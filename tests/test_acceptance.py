@@ -181,7 +181,9 @@ class Counting:
         return [0.0] * len(texts)
 
 
-def test_in_a_build_a_rewrite_below_the_threshold_is_not_chosen_and_its_round_trip_is_not_scored_twice(tagger):
+def test_in_a_build_a_rewrite_below_the_threshold_is_not_chosen_and_its_round_trip_is_not_scored_twice(
+    tagger,
+):
     """In the generator's chain (select="round-trip"): without the acceptance the best round trip is the free
     rewrite; the acceptance (here: P(good) from the forward log-probability alone) drops it, and the guided
     rewrite it scored is chosen with the round trip it computed, which select="round-trip" does not recompute."""
@@ -193,8 +195,17 @@ def test_in_a_build_a_rewrite_below_the_threshold_is_not_chosen_and_its_round_tr
     q = "What year was the music hall designed?"
     table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
     free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
-    outputs = {(q, None): free, (q, "which"): "Which year was the music hall designed?", (q, "planned"): planned}
-    likelihoods = {(q, free): -1.3, (free, q): -0.1, (q, planned): -0.9, (planned, q): -0.8}  # round trips -1.4, -1.7
+    outputs = {
+        (q, None): free,
+        (q, "which"): "Which year was the music hall designed?",
+        (q, "planned"): planned,
+    }
+    likelihoods = {
+        (q, free): -1.3,
+        (free, q): -0.1,
+        (q, planned): -0.9,
+        (planned, q): -0.8,
+    }  # round trips -1.4, -1.7
     fwd_only = AcceptanceModel(["fwd"], [-1.2], [0.1], [1.0], 0.0)  # P(good) >= 0.5 where fwd >= -1.2
     made, scored = {}, {}
     for accept in (False, True):
