@@ -28,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from rewrite_ranking import features, learnt_probability  # noqa: E402
+from rewrite_ranking import cached_features, learnt_probability  # noqa: E402
 
 RESULTS = HERE / "results"
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
@@ -77,15 +77,7 @@ def main(argv=None) -> int:
     items = accepted(args.tag)
     para = [i for i in items if i["origin"] == "paraphraser"]
     other = [i for i in items if i["origin"] != "paraphraser"]
-    cache = Path(args.features) if args.features else None
-    if cache is not None and cache.exists():
-        feats = json.loads(cache.read_text(encoding="utf-8"))
-        if len(feats["edit"]) != len(para):
-            raise SystemExit(f"{cache}: {len(feats['edit'])} rows, but the readings hold {len(para)}")
-    else:
-        feats = features(para)
-        if cache is not None:
-            cache.write_text(json.dumps(feats) + "\n", encoding="utf-8")
+    feats = cached_features(para, args.features)
     prob = learnt_probability(model, feats)
     checks = [all(feats[n][k] for n in feats if n.startswith("pass_")) for k in range(len(para))]
     good = [i["good"] for i in para]

@@ -70,6 +70,21 @@ def features(items: list[dict]) -> dict[str, list[float]]:
                                [i["s"] for i in items], [i["m"] for i in items], lang="en")  # fmt: skip
 
 
+def cached_features(items: list[dict], path: str | None) -> dict[str, list[float]]:
+    """:func:`features`, read from the JSON cache ``path`` where it exists (checked to hold a row per item),
+    else computed and written there (``path`` None: computed only)."""
+    cache = Path(path) if path else None
+    if cache is not None and cache.exists():
+        feats = json.loads(cache.read_text(encoding="utf-8"))
+        if len(feats["edit"]) != len(items):
+            raise SystemExit(f"{cache}: {len(feats['edit'])} rows, but the readings hold {len(items)}")
+        return feats
+    feats = features(items)
+    if cache is not None:
+        cache.write_text(json.dumps(feats) + "\n", encoding="utf-8")
+    return feats
+
+
 def learnt_probability(model: dict, feats: dict[str, list[float]]) -> list[float]:
     """P(good) of each rewrite under a ``learnt_model`` this script wrote."""
     from paraguide.score.acceptance import AcceptanceModel
@@ -96,15 +111,7 @@ def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
     items = judged(args.tag)
-    cache = Path(args.features) if args.features else None
-    if cache is not None and cache.exists():
-        feats = json.loads(cache.read_text(encoding="utf-8"))
-        if len(feats["edit"]) != len(items):
-            raise SystemExit(f"{cache}: {len(feats['edit'])} rows, but the readings hold {len(items)}")
-    else:
-        feats = features(items)
-        if cache is not None:
-            cache.write_text(json.dumps(feats) + "\n", encoding="utf-8")
+    feats = cached_features(items, args.features)
     names = sorted(feats)
     x = np.array([feats[n] for n in names], dtype=float).T
     y = np.array([i["good"] for i in items], dtype=int)
