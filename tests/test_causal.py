@@ -426,6 +426,49 @@ def test_paraphraser_likelihood_is_zero_for_a_copy_and_prefers_what_it_learnt(tr
         ParaphraserLikelihood("en")
 
 
+def test_remembering_scores_each_pair_once_with_the_same_values(trained, tiny_base, monkeypatch):
+    """A pipeline step asks for the same likelihoods more than once; within remembering() each pair is
+    computed once (float32: a row does not depend on its batch, so the values are those without it)."""
+    from transformers import AutoTokenizer
+
+    _, _, _, model = trained
+    para = CausalParaphraser(model, AutoTokenizer.from_pretrained(tiny_base), "cpu", "float32")
+    q, t = "who built the tower ?", "who constructed the tower ?"
+    plain = para.log_likelihood([q, t, q], [t, q, t])
+    computed = []
+    inner = para._log_likelihood
+
+    def counting(questions, paraphrases, batch_size):
+        computed.extend(zip(questions, paraphrases))
+        return inner(questions, paraphrases, batch_size)
+
+    monkeypatch.setattr(para, "_log_likelihood", counting)
+    with para.remembering():
+        assert para.log_likelihood([q, t, q], [t, q, t]) == pytest.approx(plain, abs=1e-5)
+        with para.remembering():  # nested: the same memory
+            assert para.log_likelihood([t, q], [q, q])[0] == pytest.approx(plain[1], abs=1e-5)
+        assert computed == [(q, t), (t, q), (q, q)]
+    para.log_likelihood([q], [t])  # forgotten after the outermost
+    assert computed[-1] == (q, t) and len(computed) == 4
+
+
+def test_the_swap_check_shares_the_pipelines_paraphraser_where_it_is_the_same(trained, tiny_base):
+    """--swap-check naming the adapter the pipeline loaded uses that one (one copy in memory); another
+    dtype loads its own."""
+    from paraguide.model.paraphraser import resolve_dtype
+    from paraguide.pipeline.components import _swap_scorer
+    from paraguide.pipeline.config import GeneratorConfig
+
+    out = trained[0]
+    para = Paraphraser.from_pretrained(out, dtype="auto")  # its own copy: .to(dtype) works in place
+    config = GeneratorConfig(swap_check=str(out))
+    assert _swap_scorer(config, str(out), para).paraphraser is para
+    other = "float32" if resolve_dtype("auto", para.device) != torch.float32 else "bfloat16"
+    para_other = Paraphraser.from_pretrained(out, dtype=other)
+    assert _swap_scorer(config, str(out), para_other).paraphraser is not para_other
+    assert _swap_scorer(config, str(out), None).paraphraser is not para
+
+
 def test_a_base_cut_to_the_output_vocabulary_trains_the_same_adapter(
     trained, tiny_base, train_file, tmp_path
 ):

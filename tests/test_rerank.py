@@ -37,6 +37,20 @@ def test_it_takes_the_rewrite_that_changes_the_question_and_writes_it_back_best(
     assert round_trip(para, [Q], [[COPY, SHORT, DEEP, LOST]], weight=0)[0][0].text == SHORT.text
 
 
+def test_top_returns_the_same_first_places_and_scores_only_their_groups():
+    para = Backward(BACK)
+    full = round_trip(para, [Q], [[COPY, SHORT, DEEP, LOST]])[0]
+    para.calls.clear()
+    # the three that change enough fill the first place's group; the copy is never scored
+    assert round_trip(para, [Q], [[COPY, SHORT, DEEP, LOST]], top=1) == [full[:1]]
+    assert para.calls == [([SHORT.text, DEEP.text, LOST.text], [Q] * 3)]
+    assert round_trip(para, [Q], [[COPY, SHORT, DEEP, LOST]], top=4) == [full]
+    # a repeated candidate is scored once
+    para.calls.clear()
+    round_trip(para, [Q, Q], [[DEEP], [DEEP, COPY]], top=1)
+    assert para.calls == [([DEEP.text], [Q])]
+
+
 def test_it_falls_back_to_the_best_overall_and_never_rejects():
     para = Backward(BACK)
     assert round_trip(para, [Q], [[COPY, SHORT]], min_edit=0.9)[0][0].text == COPY.text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 import torch
@@ -251,6 +252,20 @@ class CausalParaphraser:
         self.dtype = resolve_dtype(dtype, self.device)
         self.model = model.to(self.device, self.dtype).eval()
         self.tokenizer = tokenizer
+        self._memo: dict[tuple[str, str], float] | None = None  # see remembering()
+
+    @contextmanager
+    def remembering(self):
+        """Within it, :meth:`log_likelihood` scores each (question, paraphrase) pair once and answers a
+        repeat from memory: a pipeline step asks for the same likelihoods several times (the round trip
+        that ranks the beams, then the learnt acceptance and the choice among the accepted). Nested uses
+        share the outer memory, which is forgotten when the outermost ends."""
+        outer = self._memo
+        self._memo = {} if outer is None else outer
+        try:
+            yield self
+        finally:
+            self._memo = outer
 
     @classmethod
     def from_pretrained(cls, path, device=None, dtype="auto") -> CausalParaphraser:
@@ -266,11 +281,23 @@ class CausalParaphraser:
         """Mean log-probability per token of each paraphrase given its question (free rewriting, no
         suggestion), teacher-forced. With the pair reversed it says how much of the question a paraphrase
         kept: a question is hard to write back from a rewrite that lost a constraint or changed its type."""
+        if len(questions) != len(paraphrases):
+            raise ValueError(f"{len(questions)} questions but {len(paraphrases)} paraphrases")
+        if self._memo is not None:
+            memo = self._memo
+            new = list(dict.fromkeys(p for p in zip(questions, paraphrases) if p not in memo))
+            if new:
+                memo.update(
+                    zip(new, self._log_likelihood([q for q, _ in new], [p for _, p in new], batch_size))
+                )
+            return [memo[p] for p in zip(questions, paraphrases)]
+        return self._log_likelihood(questions, paraphrases, batch_size)
+
+    @torch.no_grad()
+    def _log_likelihood(self, questions, paraphrases, batch_size: int) -> list[float]:
         from paraguide.model.causal import encode_prompt, encode_target
         from paraguide.model.causal_train import Example, collate
 
-        if len(questions) != len(paraphrases):
-            raise ValueError(f"{len(questions)} questions but {len(paraphrases)} paraphrases")
         cfg = self.model.config
         out = []
         for i in range(0, len(questions), batch_size):
@@ -375,6 +402,7 @@ class CausalParaphraser:
                     candidates.sort(key=lambda p: not p.includes_suggestion)
                 results[i] = candidates if select == "round-trip" else candidates[:num_return_sequences]
         if select == "round-trip":
-            ranked = round_trip(self, questions, results, min_edit=min_edit, batch_size=batch_size)
-            results = [r[:num_return_sequences] for r in ranked]
+            results = round_trip(
+                self, questions, results, min_edit=min_edit, batch_size=batch_size, top=num_return_sequences
+            )
         return results

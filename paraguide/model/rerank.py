@@ -39,6 +39,7 @@ def round_trip(
     weight: float = 1.0,
     batch_size: int = 32,
     keeps: Callable[[Sequence[str], Sequence], Sequence[bool]] | None = None,
+    top: int | None = None,
 ) -> list[list]:
     """Each question's ``candidates`` (a :class:`~paraguide.model.paraphraser.CausalParaphraser`'s n-best
     or samples) ranked as the module says: those that use the suggestion (where any does) and change at
@@ -49,26 +50,45 @@ def round_trip(
     filters: a content word lost, a question word brought in, a scope word changed); within each group
     (the suggestion used or not, enough changed or not) the candidates it passes come before the ones it
     fails -- it ranks, it never rejects.
-    The model itself does not know the filters: the caller brings them (``paraguide.score.filters``)."""
+    The model itself does not know the filters: the caller brings them (``paraguide.score.filters``).
+    ``top``: only each question's first ``top`` are wanted (and returned); the backward pass, the costly
+    part, then scores only the groups those places can come from -- the same first ``top``, found faster."""
     if len(questions) != len(candidates):
         raise ValueError(f"{len(questions)} questions but {len(candidates)} candidate lists")
     flat = [(i, c) for i, cands in enumerate(candidates) for c in cands]
-    back = paraphraser.log_likelihood(
-        [c.text for _, c in flat], [questions[i] for i, _ in flat], batch_size=batch_size
-    )
     passed = keeps([questions[i] for i, _ in flat], [c for _, c in flat]) if keeps else [True] * len(flat)
-    ranked: list[list] = [[] for _ in questions]  # (fails the check, candidate with its combined score)
-    for (i, c), b, ok in zip(flat, back, passed, strict=True):
-        ranked[i].append((not ok, replace(c, score=c.score + weight * b)))
-    for q, options in zip(questions, ranked, strict=True):
+    # each candidate's group: the ranking is by group first, by score only within a group
+    group: list[tuple] = []
+    for i, c in flat:
+        q = questions[i]
         q_lang = lang or ("zh" if has_cjk(q) else "en")
-        uses = any(c.includes_suggestion for _, c in options)
-        options.sort(
-            key=lambda o: (
-                uses and not o[1].includes_suggestion,
-                edit_rate(q, o[1].text, q_lang) < min_edit,
-                o[0],
-                -o[1].score,
-            )
-        )
-    return [[c for _, c in options] for options in ranked]
+        uses = any(o.includes_suggestion for o in candidates[i])
+        group.append((uses and not c.includes_suggestion, edit_rate(q, c.text, q_lang) < min_edit))
+    wanted = [True] * len(flat)
+    if top is not None:  # the groups the first `top` places take, in group order; the rest are never seen
+        wanted = [False] * len(flat)
+        by_question: list[list[int]] = [[] for _ in questions]
+        for k, (i, _) in enumerate(flat):
+            by_question[i].append(k)
+        for ks in by_question:
+            taken = 0
+            for key in sorted({(*group[k], not passed[k]) for k in ks}):
+                if taken >= top:
+                    break
+                members = [k for k in ks if (*group[k], not passed[k]) == key]
+                for k in members:
+                    wanted[k] = True
+                taken += len(members)
+    pairs = list(
+        dict.fromkeys((flat[k][1].text, questions[flat[k][0]]) for k in range(len(flat)) if wanted[k])
+    )
+    scores = paraphraser.log_likelihood([p[0] for p in pairs], [p[1] for p in pairs], batch_size=batch_size)
+    back = dict(zip(pairs, scores, strict=True))
+    ranked: list[list] = [[] for _ in questions]  # (group, fails the check, candidate with its score)
+    for k, (i, c) in enumerate(flat):
+        if wanted[k]:
+            b = back[c.text, questions[i]]
+            ranked[i].append((group[k], not passed[k], replace(c, score=c.score + weight * b)))
+    for options in ranked:
+        options.sort(key=lambda o: (*o[0], o[1], -o[2].score))
+    return [[c for *_, c in options][:top] for options in ranked]

@@ -85,7 +85,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     swap_threshold = None
     if config.swap_check != "off":  # last: the paraphraser scores only the swaps every other filter kept
         swap_threshold = _paraphraser_threshold(config, "--swap-check", config.swap_check)
-        swap_scorer = load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
+        swap_scorer = _swap_scorer(config, model, paraphraser)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
     acceptance = None
     if config.accept_above:  # last: the learnt acceptance scores only the rewrites every other filter kept
@@ -163,6 +163,23 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         for n, paths_n in enumerate(paths, start=1)
     }
     return generator
+
+
+def _swap_scorer(config: GeneratorConfig, model: str, paraphraser):
+    """``--swap-check``'s scorer; where it names the adapter the pipeline already loaded (the English
+    presets: gemma-en both), that one, not a second copy in memory (the same weights, dtype and scores)."""
+    from paraguide.model.paraphraser import bundled_or_path, resolve_dtype
+    from paraguide.score import ParaphraserLikelihood, load_scorer
+
+    same = (
+        paraphraser is not None
+        and Path(bundled_or_path(config.swap_check)).resolve() == Path(model).resolve()
+        and paraphraser.dtype == resolve_dtype("auto", paraphraser.device)
+        and hasattr(paraphraser, "log_likelihood")
+    )
+    if same:
+        return ParaphraserLikelihood(config.swap_check, lang=config.lang, paraphraser=paraphraser)
+    return load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
 
 
 def _acceptance(config: GeneratorConfig, model: str, paraphraser):

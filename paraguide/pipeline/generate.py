@@ -12,6 +12,7 @@ the filters still compare with the *original* question, so meaning stays anchore
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from collections import Counter
 from collections.abc import Sequence
 
@@ -151,7 +152,11 @@ class QuestionParaphraser:
         for step in range(1, self.steps + 1):
             if not current:
                 break
-            chosen = self._step(items, sorted(current), current, outcomes, drops, step)
+            # one step asks the paraphraser for the same likelihoods more than once (the round trip, the
+            # learnt acceptance, the choice): each is computed once, and forgotten after the step
+            remembering = getattr(self.paraphraser, "remembering", nullcontext)
+            with remembering():
+                chosen = self._step(items, sorted(current), current, outcomes, drops, step)
             current = {i: c.paraphrase for i, c in chosen.items()}
         for i, outcome in enumerate(outcomes):
             outcome.candidate_drops = dict(sorted(drops[i].items()))

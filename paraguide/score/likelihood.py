@@ -22,16 +22,19 @@ from paraguide.arguments import pairs as checked_pairs
 class ParaphraserLikelihood:
     """``score([(question, candidate), ...])``: LL(candidate | question) - LL(question | question) under a
     pretrained paraphraser (an adapter folder or bundled name: ``gemma-en``, ``gemma-zh``); 0 for a copy,
-    lower for what the paraphraser is less ready to write. Each question's copy score is computed once."""
+    lower for what the paraphraser is less ready to write. Each question's copy score is computed once.
+    ``paraphraser``: that adapter already loaded (the pipeline's own, when the check uses the same one)."""
 
     name = "paraphraser"
 
-    def __init__(self, model: str | None = None, lang: str = "en", device=None, dtype="auto"):
+    def __init__(
+        self, model: str | None = None, lang: str = "en", device=None, dtype="auto", paraphraser=None
+    ):
         from paraguide.model.paraphraser import Paraphraser, bundled_or_path
 
         path = bundled_or_path(model or f"gemma-{lang}")
         self.files = (Path(path),)
-        self.paraphraser = Paraphraser.from_pretrained(path, device=device, dtype=dtype)
+        self.paraphraser = paraphraser or Paraphraser.from_pretrained(path, device=device, dtype=dtype)
         if not hasattr(self.paraphraser, "log_likelihood"):
             raise ValueError(
                 f"{path} is no pretrained paraphraser's adapter (gemma-en, gemma-zh, or a folder "
