@@ -439,7 +439,7 @@ def test_remembering_scores_each_pair_once_with_the_same_values(trained, tiny_ba
     inner = para._log_likelihood
 
     def counting(questions, paraphrases, batch_size):
-        computed.extend(zip(questions, paraphrases))
+        computed.extend(zip(questions, paraphrases, strict=True))
         return inner(questions, paraphrases, batch_size)
 
     monkeypatch.setattr(para, "_log_likelihood", counting)

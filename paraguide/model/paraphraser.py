@@ -285,12 +285,16 @@ class CausalParaphraser:
             raise ValueError(f"{len(questions)} questions but {len(paraphrases)} paraphrases")
         if self._memo is not None:
             memo = self._memo
-            new = list(dict.fromkeys(p for p in zip(questions, paraphrases) if p not in memo))
+            new = list(dict.fromkeys(p for p in zip(questions, paraphrases, strict=True) if p not in memo))
             if new:
                 memo.update(
-                    zip(new, self._log_likelihood([q for q, _ in new], [p for _, p in new], batch_size))
+                    zip(
+                        new,
+                        self._log_likelihood([q for q, _ in new], [p for _, p in new], batch_size),
+                        strict=True,
+                    )
                 )
-            return [memo[p] for p in zip(questions, paraphrases)]
+            return [memo[p] for p in zip(questions, paraphrases, strict=True)]
         return self._log_likelihood(questions, paraphrases, batch_size)
 
     @torch.no_grad()

@@ -12,9 +12,9 @@ the filters still compare with the *original* question, so meaning stays anchore
 from __future__ import annotations
 
 import random
-from contextlib import nullcontext
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from paraguide.arguments import texts
 from paraguide.model.paraphraser import Paraphraser
