@@ -311,6 +311,16 @@ def test_keeps_scope_drops_rewrites_that_change_number_tense_person_or_add_a_que
     assert reasons(
         "What was ABC's viewership share?", "What was the viewership share of ABC's viewership share?"
     ) == ("'viewership' twice")
+    # a constraint joined on, or a conjunct dropped (reading 2026-12-06f); the suggestion's own may come
+    assert reasons(
+        "Which period opened the Tethys Ocean?", "Which period opened the Tethys Ocean and in what way?"
+    ) == ("adds 'and'")
+    assert reasons("Who designed the building?", "Who designed and built the building?") == "adds 'and'"
+    assert reasons("Where are health and social problems common?", "Where are health problems common?") == (
+        "drops 'and'"
+    )
+    assert reasons("Who began the war?", "Who started and led the war?", suggestion="started and led",
+                   matched="began") is None  # fmt: skip
     # kept: restructuring, articles, what/which, the same tense; "US" is the country, not "us"
     assert (
         reasons("What entity enforces the Charter?", "What is the entity that enforces the Charter?") is None
