@@ -57,38 +57,34 @@ def round_trip(
         raise ValueError(f"{len(questions)} questions but {len(candidates)} candidate lists")
     flat = [(i, c) for i, cands in enumerate(candidates) for c in cands]
     passed = keeps([questions[i] for i, _ in flat], [c for _, c in flat]) if keeps else [True] * len(flat)
-    # each candidate's group: the ranking is by group first, by score only within a group
-    group: list[tuple] = []
-    for i, c in flat:
-        q = questions[i]
-        q_lang = lang or ("zh" if has_cjk(q) else "en")
-        uses = any(o.includes_suggestion for o in candidates[i])
-        group.append((uses and not c.includes_suggestion, edit_rate(q, c.text, q_lang) < min_edit))
+    # each candidate's group -- (does not use the suggestion where another does, changes too little, fails
+    # the check) -- orders it first; its score orders it only within its group
+    uses = [any(c.includes_suggestion for c in cands) for cands in candidates]
+    group = []
+    for k, (i, c) in enumerate(flat):
+        q_lang = lang or ("zh" if has_cjk(questions[i]) else "en")
+        too_little = edit_rate(questions[i], c.text, q_lang) < min_edit
+        group.append((uses[i] and not c.includes_suggestion, too_little, not passed[k]))
     wanted = [True] * len(flat)
-    if top is not None:  # the groups the first `top` places take, in group order; the rest are never seen
+    if top is not None:  # the groups the first `top` places come from, in order; the rest are never seen
         wanted = [False] * len(flat)
-        by_question: list[list[int]] = [[] for _ in questions]
-        for k, (i, _) in enumerate(flat):
-            by_question[i].append(k)
-        for ks in by_question:
+        for i in range(len(questions)):
+            ks = [k for k, (j, _) in enumerate(flat) if j == i]
             taken = 0
-            for key in sorted({(*group[k], not passed[k]) for k in ks}):
+            for key in sorted({group[k] for k in ks}):
                 if taken >= top:
                     break
-                members = [k for k in ks if (*group[k], not passed[k]) == key]
+                members = [k for k in ks if group[k] == key]
                 for k in members:
                     wanted[k] = True
                 taken += len(members)
-    pairs = list(
-        dict.fromkeys((flat[k][1].text, questions[flat[k][0]]) for k in range(len(flat)) if wanted[k])
-    )
+    pairs = list(dict.fromkeys((c.text, questions[i]) for k, (i, c) in enumerate(flat) if wanted[k]))
     scores = paraphraser.log_likelihood([p[0] for p in pairs], [p[1] for p in pairs], batch_size=batch_size)
     back = dict(zip(pairs, scores, strict=True))
-    ranked: list[list] = [[] for _ in questions]  # (group, fails the check, candidate with its score)
+    ranked: list[list] = [[] for _ in questions]  # (group, candidate with its combined score)
     for k, (i, c) in enumerate(flat):
         if wanted[k]:
-            b = back[c.text, questions[i]]
-            ranked[i].append((group[k], not passed[k], replace(c, score=c.score + weight * b)))
+            ranked[i].append((group[k], replace(c, score=c.score + weight * back[c.text, questions[i]])))
     for options in ranked:
-        options.sort(key=lambda o: (*o[0], o[1], -o[2].score))
-    return [[c for *_, c in options][:top] for options in ranked]
+        options.sort(key=lambda o: (*o[0], -o[1].score))
+    return [[c for _, c in options][:top] for options in ranked]
