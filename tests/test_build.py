@@ -274,6 +274,41 @@ def test_rewrite_filters_and_question_word_swaps():
     assert not function_words_only("Who built the tower?", "Who built the tower?")
 
 
+def test_an_indirect_question_passes_the_rewrite_checks_by_the_question_it_embeds():
+    """The generator's fallback ("Can you tell me when X began?", 你知道X吗) adds a person, a modal and a
+    yes/no of its own: the rewrite checks read the question it embeds (before 2026-12-06 they dropped
+    every one, so --preset paraphrase never took its fallback), and still catch what that question breaks."""
+    from paraguide.score.filters import Candidate, KeepsQuestionType, KeepsScope
+    from paraguide.text.reorder import embedded_question
+
+    def reasons(source, text, lang="en"):
+        c = Candidate(source, text, "", None, lang)
+        return [f.reasons([c])[0] for f in (KeepsQuestionType(), KeepsScope())]
+
+    assert embedded_question("Can you tell me when the Warsaw Uprising began?", "en") == (
+        "when the Warsaw Uprising began?"
+    )
+    assert embedded_question("你知道这是什么意思吗？", "zh") == "这是什么意思"
+    assert embedded_question("When did the Warsaw Uprising begin?", "en") is None
+    ok = [None, None]
+    assert (
+        reasons("When did the Warsaw Uprising begin?", "Can you tell me when the Warsaw Uprising began?")
+        == ok
+    )
+    assert reasons("Who won Super Bowl 50?", "Do you know who won Super Bowl 50?") == ok
+    assert reasons("电脑怎么连接打印机？", "有谁知道电脑怎么连接打印机吗？", "zh") == ok
+    # what the embedded question breaks is still caught; a yes/no question of its own is one
+    assert reasons(
+        "When did the Warsaw Uprising begin?", "Can you tell me why the Warsaw Uprising began?"
+    ) == ["asks why, not when", "asks 'why' too"]
+    assert reasons("Who won Super Bowl 50?", "Do you know who is winning Super Bowl 50?")[1] == (
+        "tense: past -> present"
+    )
+    assert (
+        reasons("Who won Super Bowl 50?", "Did the Broncos win Super Bowl 50?")[0] == "asks yes/no, not who"
+    )
+
+
 def test_keeps_scope_drops_rewrites_that_change_number_tense_person_or_add_a_question():
     from paraguide.score.filters import Candidate, KeepsScope, scope
 

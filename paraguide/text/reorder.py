@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from paraguide.text import reorder_en, reorder_zh
 from paraguide.text.pos import has_tagger, pos_tag
 
-__all__ = ["Reordering", "RULES", "reorder"]
+__all__ = ["Reordering", "RULES", "embedded_question", "reorder"]
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,20 @@ def reorder(questions: Sequence[str], lang: str, skip: Collection[str] = ()) -> 
 
 
 RULES = {"en": tuple(name for name, _ in reorder_en.RULES), "zh": tuple(name for name, _ in reorder_zh.RULES)}
+
+
+def embedded_question(text: str, lang: str) -> str | None:
+    """The question an indirect question asks, where ``text`` opens with a frame the ``indirect`` rule
+    writes: "Can you tell me when the Warsaw Uprising began?" -> "when the Warsaw Uprising began?",
+    你知道这是什么意思吗 -> 这是什么意思; else None. The frame adds a person, a modal and a yes/no of its own,
+    and asks nothing else: the checks of meaning compare what it embeds (score.filters)."""
+    if lang == "en":
+        for frame in reorder_en._INDIRECT_FRAMES:
+            if text[: len(frame) + 1].lower() == frame.lower() + " ":
+                return text[len(frame) + 1 :]
+        return None
+    body = text.rstrip("？?")
+    for before, after, _ in reorder_zh._INDIRECT_FRAMES:
+        if body.startswith(before) and body.endswith(after) and len(body) > len(before) + len(after):
+            return body[len(before) : len(body) - len(after)]
+    return None
