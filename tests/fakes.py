@@ -36,6 +36,21 @@ class RoundTripParaphraser(ScriptedParaphraser):
         return [self.likelihoods.get((q, p), -2.0) for q, p in zip(questions, paraphrases, strict=True)]
 
 
+def music_hall():
+    """One question with a question-word swap and a synonym to put in place (a :class:`SpanSource` table),
+    and a scripted paraphraser's free and guided rewrites of it -- the round-trip choice's scenario (its
+    tests give their own likelihoods): ``(question, table, free rewrite, guided rewrite, outputs)``."""
+    q = "What year was the music hall designed?"
+    table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
+    free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
+    outputs = {
+        (q, None): free,
+        (q, "which"): "Which year was the music hall designed?",
+        (q, "planned"): planned,
+    }
+    return q, table, free, planned, outputs
+
+
 class DictSource:
     name = "dict"
 

@@ -187,19 +187,12 @@ def test_in_a_build_a_rewrite_below_the_threshold_is_not_chosen_and_its_round_tr
     """In the generator's chain (select="round-trip"): without the acceptance the best round trip is the free
     rewrite; the acceptance (here: P(good) from the forward log-probability alone) drops it, and the guided
     rewrite it scored is chosen with the round trip it computed, which select="round-trip" does not recompute."""
-    from fakes import RoundTripParaphraser, SpanSource
+    from fakes import RoundTripParaphraser, SpanSource, music_hall
 
     from paraguide.pipeline.generate import Item, QuestionParaphraser
     from paraguide.score.filters import ContainsSuggestion, DiffersFromSource, KeepsQuestionType
 
-    q = "What year was the music hall designed?"
-    table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
-    free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
-    outputs = {
-        (q, None): free,
-        (q, "which"): "Which year was the music hall designed?",
-        (q, "planned"): planned,
-    }
+    q, table, free, planned, outputs = music_hall()
     likelihoods = {
         (q, free): -1.3,
         (free, q): -0.1,

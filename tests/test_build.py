@@ -164,16 +164,9 @@ def test_round_trip_selection_takes_the_best_round_trip_of_those_that_change_eno
     """select="round-trip": the paraphraser is asked to rank its beams by round trip, every accepted candidate
     is scored by it (forward + backward log-probability, free rewriting), and of those that change at least
     MIN_EDIT of the question (and more than its question word) the best is chosen -- not the deepest."""
-    from fakes import RoundTripParaphraser
+    from fakes import RoundTripParaphraser, music_hall
 
-    q = "What year was the music hall designed?"
-    table = {q: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))]}
-    free, planned = "The music hall was designed in what year?", "In what year was the music hall planned?"
-    outputs = {
-        (q, None): free,
-        (q, "which"): "Which year was the music hall designed?",
-        (q, "planned"): planned,
-    }
+    q, table, free, planned, outputs = music_hall()
     likelihoods = {
         (q, free): -1.5, (free, q): -1.0,  # the deepest rewrite: round trip -2.5
         (q, planned): -0.9, (planned, q): -0.8,  # round trip -1.7: the best of those that change enough

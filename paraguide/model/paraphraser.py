@@ -283,19 +283,13 @@ class CausalParaphraser:
         kept: a question is hard to write back from a rewrite that lost a constraint or changed its type."""
         if len(questions) != len(paraphrases):
             raise ValueError(f"{len(questions)} questions but {len(paraphrases)} paraphrases")
-        if self._memo is not None:
-            memo = self._memo
-            new = list(dict.fromkeys(p for p in zip(questions, paraphrases, strict=True) if p not in memo))
-            if new:
-                memo.update(
-                    zip(
-                        new,
-                        self._log_likelihood([q for q, _ in new], [p for _, p in new], batch_size),
-                        strict=True,
-                    )
-                )
-            return [memo[p] for p in zip(questions, paraphrases, strict=True)]
-        return self._log_likelihood(questions, paraphrases, batch_size)
+        if self._memo is None:
+            return self._log_likelihood(questions, paraphrases, batch_size)
+        pairs = list(zip(questions, paraphrases, strict=True))
+        new = list(dict.fromkeys(p for p in pairs if p not in self._memo))
+        scores = self._log_likelihood([q for q, _ in new], [p for _, p in new], batch_size) if new else []
+        self._memo.update(zip(new, scores, strict=True))
+        return [self._memo[p] for p in pairs]
 
     @torch.no_grad()
     def _log_likelihood(self, questions, paraphrases, batch_size: int) -> list[float]:

@@ -65,11 +65,11 @@ def round_trip(
         q_lang = lang or ("zh" if has_cjk(questions[i]) else "en")
         too_little = edit_rate(questions[i], c.text, q_lang) < min_edit
         group.append((uses[i] and not c.includes_suggestion, too_little, not passed[k]))
-    wanted = [True] * len(flat)
+    wanted = [top is None] * len(flat)
     if top is not None:  # the groups the first `top` places come from, in order; the rest are never seen
-        wanted = [False] * len(flat)
-        for i in range(len(questions)):
-            ks = [k for k, (j, _) in enumerate(flat) if j == i]
+        start = 0
+        for cands in candidates:  # flat holds each question's candidates side by side
+            ks, start = range(start, start + len(cands)), start + len(cands)
             taken = 0
             for key in sorted({group[k] for k in ks}):
                 if taken >= top:

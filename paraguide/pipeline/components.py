@@ -175,7 +175,6 @@ def _swap_scorer(config: GeneratorConfig, model: str, paraphraser):
         paraphraser is not None
         and Path(bundled_or_path(config.swap_check)).resolve() == Path(model).resolve()
         and paraphraser.dtype == resolve_dtype("auto", paraphraser.device)
-        and hasattr(paraphraser, "log_likelihood")
     )
     if same:
         return ParaphraserLikelihood(config.swap_check, lang=config.lang, paraphraser=paraphraser)

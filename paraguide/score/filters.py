@@ -388,6 +388,12 @@ class KeepsScope(Filter):
 _EN_CONJUNCTIONS = ("and", "or", "but")
 
 
+@lru_cache(maxsize=1 << 16)
+def _lower_words(text: str, lang: str) -> tuple[str, ...]:
+    # cached: a question is read again for each of its candidates, by each check
+    return tuple(t.lower() for t in tokenize(text, lang))
+
+
 def _conjunction_change(c: Candidate) -> str | None:
     """English: "and", "or" or "but" brought in or lost (not by the suggestion) -- a second question or a
     constraint joined on ("Which period opened the Tethys Ocean *and in what way*?", "... the building
@@ -396,8 +402,8 @@ def _conjunction_change(c: Candidate) -> str | None:
     2026-12-06f)."""
     if c.lang != "en":
         return None
-    source, text = (Counter(t.lower() for t in tokenize(x, "en")) for x in (c.source, c.text))
-    free = {t.lower() for t in tokenize(f"{c.suggestion} {c.matched}", "en")}
+    source, text = Counter(_lower_words(c.source, "en")), Counter(_lower_words(c.text, "en"))
+    free = {*_lower_words(c.suggestion, "en"), *_lower_words(c.matched, "en")}
     for w in _EN_CONJUNCTIONS:
         if source[w] != text[w] and w not in free:
             return f"{'adds' if text[w] > source[w] else 'drops'} {w!r}"
@@ -419,8 +425,7 @@ def _added_question_word(c: Candidate) -> str | None:
         offered = _substrings(c.suggestion, _ZH_WH)
         more = [g for g in after if after[g] > max(before[g], offered[g]) and before[g]]
         return f"asks {more[0]} twice" if more else None
-    source = [t.lower() for t in tokenize(c.source, c.lang)]
-    text = [t.lower() for t in tokenize(c.text, c.lang)]
+    source, text = _lower_words(c.source, c.lang), _lower_words(c.text, c.lang)
     asked = {_EN_WH[w] for w in source if w in _EN_WH}
     new = [w for w in text if w in {"why", "how", "when", "where"} and _EN_WH[w] not in asked]
     if new:
