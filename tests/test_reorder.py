@@ -235,6 +235,10 @@ INDIRECT = [
     ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
     ("Where were air bases built in Montana?", "Do you know where air bases were built in Montana?"),
     ("What is the book called?", "Can you tell me what the book is called?"),  # a passive: nothing after
+    (  # "types" tagged a verb: still the question phrase's noun, the clause a statement (reading 12-06h)
+        "What types of diseases are specialty drugs often used against?",
+        "Can you tell me what types of diseases specialty drugs are often used against?",
+    ),
     (  # the question phrase is the subject: the order stays
         "What was diverted and now flows parallel to the Rhine?",
         "Do you know what was diverted and now flows parallel to the Rhine?",

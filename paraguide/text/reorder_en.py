@@ -106,6 +106,9 @@ def _question(toks: list[TaggedToken]) -> bool:
     return len(toks) >= 4 and toks[-1].text == "?" and all(t.text not in '?!;:"' for t in toks[:-1])
 
 
+_KIND_NOUNS = {"kind", "kinds", "type", "types", "sort", "sorts", "form", "forms"}
+
+
 def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
     """End of the question phrase at ``i``: "what", "which (big) country", "how many (old) ships", "what
     kind of tree"."""
@@ -121,13 +124,11 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
     if word in ("what", "which", "whose", "how"):
         while j < len(toks) and toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") and j - i < 4:
             j += 1
-        while j < len(toks) and toks[j].tag in _NOUN:
+        # "types" is a noun here whatever the tagger says ("What types/VBZ of diseases are ...": read as a
+        # verb, the question phrase would be "what" and its clause kept inverted, reading 2026-12-06h)
+        while j < len(toks) and (toks[j].tag in _NOUN or toks[j].text.lower() in _KIND_NOUNS):
             j += 1
-        if (
-            j + 1 < len(toks)
-            and toks[j].text.lower() == "of"
-            and toks[j - 1].text.lower() in ("kind", "type", "sort", "form")
-        ):
+        if j + 1 < len(toks) and toks[j].text.lower() == "of" and toks[j - 1].text.lower() in _KIND_NOUNS:
             j += 1
             while j < len(toks) and (toks[j].tag == "JJ" or toks[j].tag in _NOUN):
                 j += 1
