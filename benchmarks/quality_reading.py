@@ -114,6 +114,9 @@ def sheet(args) -> None:
         "- **fluent**: is it a grammatical, natural question a person could have written? (y/n)",
         "- **same**: does it ask the same thing as the original, so that the same answer is right? (y/n)",
         "",
+        # Said since reading 2026-12-06i: readers before it differed on a fault the rewrite only keeps (one
+        # counted "what words to they think", one did not), which moved a reading by up to three points.
+        "Judge the rewrite as written: a fault it keeps from the original still counts (note 'kept').",
         LANG_NOTE[args.lang],
         "TSV, one line per item: `item<TAB>fluent<TAB>same<TAB>note` (note: a few words when 'n').",
         "",
