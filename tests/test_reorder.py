@@ -235,6 +235,15 @@ INDIRECT = [
     ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
     ("Where were air bases built in Montana?", "Do you know where air bases were built in Montana?"),
     ("What is the book called?", "Can you tell me what the book is called?"),  # a passive: nothing after
+    (  # an adjective said of the question phrase: the order stays (reading 2026-12-06i2 found the
+        # adjective taken for the copula's subject: "what groups active in Warsaw are")
+        "What groups are active in Warsaw?",
+        "Can you tell me what groups are active in Warsaw?",
+    ),
+    (  # "extended" tagged a past-tense verb: a modifier of the noun, not the clause's verb (reading 12-06i)
+        "How many extended metropolitan areas are there?",
+        "Can you tell me how many extended metropolitan areas there are?",
+    ),
     (  # "types" tagged a verb: still the question phrase's noun, the clause a statement (reading 12-06h)
         "What types of diseases are specialty drugs often used against?",
         "Can you tell me what types of diseases specialty drugs are often used against?",

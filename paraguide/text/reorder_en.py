@@ -122,7 +122,9 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
         else:
             return j
     if word in ("what", "which", "whose", "how"):
-        while j < len(toks) and toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") and j - i < 4:
+        while j < len(toks) and j - i < 4 and (
+            toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") or _participle_before_noun(toks, j)
+        ):
             j += 1
         # "types" is a noun here whatever the tagger says ("What types/VBZ of diseases are ...": read as a
         # verb, the question phrase would be "what" and its clause kept inverted, reading 2026-12-06h)
@@ -133,6 +135,18 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
             while j < len(toks) and (toks[j].tag == "JJ" or toks[j].tag in _NOUN):
                 j += 1
     return j
+
+
+def _participle_before_noun(toks: list[TaggedToken], j: int) -> bool:
+    """A word tagged a past-tense verb that modifies the noun after it: "how many extended/VBD metropolitan
+    areas are there" (a subject question's verb has no noun and then a verb after it: "how many died in")."""
+    word = toks[j].text.lower()
+    if toks[j].tag != "VBD" or word in _AUX or j + 1 >= len(toks) or toks[j + 1].tag not in {"JJ"} | _NOUN:
+        return False  # "what did/VBD Luther consider": the auxiliary
+    k = j + 1
+    while k < len(toks) and (toks[k].tag == "JJ" or toks[k].tag in _NOUN):
+        k += 1
+    return k < len(toks) and toks[k].tag.startswith(("VB", "MD"))
 
 
 def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
@@ -890,6 +904,12 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
     if not verb.text.islower() or word in _DO:
         return False
     if word in _BE:  # "what was diverted"; not "What is Psalm/VBG 31:5?", "What was huihui/VBN?" (zj, zm)
+        if nxt.tag in ("JJ", "JJR") and nxt.text.islower():
+            # "what groups are active in Warsaw", "who is responsible for": the question phrase is the subject
+            # of an adjective (not "what groups active in Warsaw are", readings 2026-12-06i, i2); a bare one
+            # only with a preposition after it ("what is important?" may ask for the subject)
+            last = e + 2 >= len(toks) - 1
+            return toks[e + 2].tag in ("IN", "TO") or last and e > w + 1
         after = toks[e + 2] if nxt.tag == "RB" else nxt
         form = after.text.lower()
         if after.tag not in ("VBN", "VBG") or not after.text.islower():
@@ -947,6 +967,9 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
     first, last = rest[0], rest[-1]
     if first.tag not in ("DT", "PRP$", "NNP", "NNPS", "NN", "NNS", "CD", "JJ", "JJS"):
         return None
+    lead = next((t for t in rest if not t.tag.startswith("JJ")), None)
+    if first.tag.startswith("JJ") and (lead is None or lead.tag not in _NOUN):
+        return None  # "are active in Warsaw": an adjective said of the question phrase, not a subject
     if (
         last.tag not in _NOUN | {"CD", "PRP"}
         or first.tag.startswith("JJ")
