@@ -235,6 +235,10 @@ INDIRECT = [
     ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
     ("Where were air bases built in Montana?", "Do you know where air bases were built in Montana?"),
     ("What is the book called?", "Can you tell me what the book is called?"),  # a passive: nothing after
+    (  # the question word is the subject of an adjective: the order stays (refused before 2026-12-06)
+        "What is unique about simultaneous hermaphrodites?",
+        "Can you tell me what is unique about simultaneous hermaphrodites?",
+    ),
     (  # an adjective said of the question phrase: the order stays (reading 2026-12-06i2 found the
         # adjective taken for the copula's subject: "what groups active in Warsaw are")
         "What groups are active in Warsaw?",
@@ -263,7 +267,6 @@ INDIRECT = [
 ]
 INDIRECT_REFUSED = [
     "Of what was the Diet of Worms an assembly?",  # a preposition before a copula's question word
-    "What is unique about simultaneous hermaphrodites?",  # the question word is the subject
     "What was the name of the serial where the Valeyard appears?",  # a clause inside the subject
     "When did the plague return to Europe?",  # "plague" and "return" could each be the verb
     "What was the first cup Barcelona won?",  # "the first cup Barcelona was won" (reading 2026-11-27zi)
