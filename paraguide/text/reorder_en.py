@@ -122,8 +122,10 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
         else:
             return j
     if word in ("what", "which", "whose", "how"):
-        while j < len(toks) and j - i < 4 and (
-            toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") or _participle_before_noun(toks, j)
+        while (
+            j < len(toks)
+            and j - i < 4
+            and (toks[j].tag in ("JJ", "JJS", "JJR", "CD", "VBN") or _participle_before_noun(toks, j))
         ):
             j += 1
         # "types" is a noun here whatever the tagger says ("What types/VBZ of diseases are ...": read as a
