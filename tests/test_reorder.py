@@ -289,6 +289,10 @@ INDIRECT_REFUSED = [
     "What was huihui?",  # "huihui/VBN" is no participle: "what was huihui" kept inverted (reading zm)
     "How much can the SP alter income tax in Scotland?",  # "alter/JJ ... tax/NN": which is the verb? (zm)
     "Besides public key cryptography, what is another application for prime numbers?",  # a comma
+    # reading 2026-12-06k: "what is justifying grace also known as" kept inverted ("justifying" a noun's
+    # modifier, not "is justifying"); "when the colonies came together and form Kenya" (one verb inflected)
+    "What is justifying grace also known as today?",
+    "When did the different colonies come together and form Kenya?",
 ]
 
 

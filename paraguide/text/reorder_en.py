@@ -729,6 +729,9 @@ def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | No
     if aux in _DO:
         if verb[:1].isupper():
             return None
+        if aux != "do" and any(p.tag == "CC" and t.tag in ("VB", "VBP") for p, t in itertools.pairwise(rest)):
+            return None  # "did the colonies come together and form Kenya": one verb inflected, not both
+            # (reading 2026-12-06k); after "do" both keep their form ("when chloroplasts arrange ... or turn")
         lemma = verb.lower()
         if not _base_form(lemma):
             return None
@@ -916,6 +919,9 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
         form = after.text.lower()
         if after.tag not in ("VBN", "VBG") or not after.text.islower():
             return False
+        k = toks.index(after) + 1
+        if after.tag == "VBG" and toks[k].tag in _NOUN and any(t.tag == "VBN" for t in toks[k:-1]):
+            return False  # "what is justifying grace also known as": a noun's modifier, not "is justifying"
         return _verb_form(form, after.tag)  # a verb's form, not a word the tagger guessed
     if word in _MODAL:  # "who can vote"; not "what kind of affairs can shoots/VB be" (reading zl)
         return nxt.text.lower() in ("be", "have") or nxt.tag == "VB" and _base_form(nxt.text)
