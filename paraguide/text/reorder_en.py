@@ -133,9 +133,7 @@ def _wh_phrase_end(toks: list[TaggedToken], i: int) -> int:
         while j < len(toks) and (toks[j].tag in _NOUN or toks[j].text.lower() in _KIND_NOUNS):
             j += 1
         if j + 1 < len(toks) and toks[j].text.lower() == "of" and toks[j - 1].text.lower() in _KIND_NOUNS:
-            j += 1
-            while j < len(toks) and (toks[j].tag == "JJ" or toks[j].tag in _NOUN):
-                j += 1
+            j = _nominal_end(toks, j + 1)
     return j
 
 
@@ -145,10 +143,15 @@ def _participle_before_noun(toks: list[TaggedToken], j: int) -> bool:
     word = toks[j].text.lower()
     if toks[j].tag != "VBD" or word in _AUX or j + 1 >= len(toks) or toks[j + 1].tag not in {"JJ"} | _NOUN:
         return False  # "what did/VBD Luther consider": the auxiliary
-    k = j + 1
+    k = _nominal_end(toks, j + 1)
+    return k < len(toks) and toks[k].tag.startswith(("VB", "MD"))
+
+
+def _nominal_end(toks: list[TaggedToken], k: int) -> int:
+    """The end of the adjectives and nouns from ``k`` on."""
     while k < len(toks) and (toks[k].tag == "JJ" or toks[k].tag in _NOUN):
         k += 1
-    return k < len(toks) and toks[k].tag.startswith(("VB", "MD"))
+    return k
 
 
 def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
@@ -915,12 +918,12 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
             # only with a preposition after it ("what is important?" may ask for the subject)
             last = e + 2 >= len(toks) - 1
             return toks[e + 2].tag in ("IN", "TO") or last and e > w + 1
-        after = toks[e + 2] if nxt.tag == "RB" else nxt
+        a = e + 2 if nxt.tag == "RB" else e + 1
+        after = toks[a]
         form = after.text.lower()
         if after.tag not in ("VBN", "VBG") or not after.text.islower():
             return False
-        k = toks.index(after) + 1
-        if after.tag == "VBG" and toks[k].tag in _NOUN and any(t.tag == "VBN" for t in toks[k:-1]):
+        if after.tag == "VBG" and toks[a + 1].tag in _NOUN and any(t.tag == "VBN" for t in toks[a + 1 : -1]):
             return False  # "what is justifying grace also known as": a noun's modifier, not "is justifying"
         return _verb_form(form, after.tag)  # a verb's form, not a word the tagger guessed
     if word in _MODAL:  # "who can vote"; not "what kind of affairs can shoots/VB be" (reading zl)
@@ -975,15 +978,11 @@ def _copula_statement(q: str, toks: list[TaggedToken], a: int) -> str | None:
     first, last = rest[0], rest[-1]
     if first.tag not in ("DT", "PRP$", "NNP", "NNPS", "NN", "NNS", "CD", "JJ", "JJS"):
         return None
-    lead = next((t for t in rest if not t.tag.startswith("JJ")), None)
-    if first.tag.startswith("JJ") and (lead is None or lead.tag not in _NOUN):
-        return None  # "are active in Warsaw": an adjective said of the question phrase, not a subject
-    if (
-        last.tag not in _NOUN | {"CD", "PRP"}
-        or first.tag.startswith("JJ")
-        and not any(t.tag in _NOUN for t in rest[:3])
-    ):
-        return None  # "What is unique about X?": the question word is the subject, "unique" said of it
+    # adjectives first: a noun must follow them at once, within three words ("What is unique about X?", "are
+    # active in Warsaw": the question phrase is the subject and the adjective said of it)
+    n = next((k for k, t in enumerate(rest) if not t.tag.startswith("JJ")), len(rest))
+    if last.tag not in _NOUN | {"CD", "PRP"} or n and (n >= min(3, len(rest)) or rest[n].tag not in _NOUN):
+        return None
     if any(p.tag in _NOUN and t.tag in ("DT", "PRP$") for p, t in itertools.pairwise(rest)):
         return None  # "is Twilight Princess the best-selling entry": subject and predicate (reading zl)
     for t in rest:
