@@ -160,6 +160,46 @@ def test_depth_selection_takes_the_deepest_accepted_change_and_a_free_rewrite(ta
         QuestionParaphraser(None, SpanSource(table), chain, nbest=0, in_place=True, free=True)
 
 
+def test_unguided_asks_the_paraphraser_for_the_free_rewrite_alone(tagger):
+    """guided=False: the suggestions give their in-place candidates, the paraphraser writes only the free
+    rewrite -- one input a question instead of one a suggestion plus one."""
+    q1, q2 = "What year was the music hall designed?", "What year did the war end?"
+    table = {
+        q1: [("which", "What", (0, 1)), ("planned", "designed", (6, 7))],
+        q2: [("which", "What", (0, 1))],
+    }
+    outputs = {
+        (q1, None): "What year was the music hall designed in?",
+        (q1, "planned"): "The music hall was planned in what year?",  # would be the deepest: never asked for
+        (q2, None): "Why did the war end?",
+    }
+    chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsQuestionType()])
+    paraphraser = ScriptedParaphraser(outputs)
+    generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=2, in_place=True, free=True,
+                                   guided=False, select="depth")  # fmt: skip
+    got = _json(generate([Item("a", q1), Item("b", q2)]))
+    assert paraphraser.calls == [[(q1, None), (q2, None)]]
+    # q1: 2 in place + the free rewrite; the in-place "planned" swap is the deepest that passed
+    assert got[0]["candidates"] == 3
+    assert (got[0]["paraphrase"], got[0]["suggestion"]) == (
+        "What year was the music hall planned?",
+        "planned",
+    )
+    assert got[1]["paraphrase"] == "Which year did the war end?"
+    with pytest.raises(ValueError, match="writes free rewrites only: give free=True"):
+        QuestionParaphraser(paraphraser, SpanSource(table), chain, in_place=True, guided=False)
+    from paraguide.pipeline.config import GeneratorConfig
+
+    # the English preset writes the free rewrite alone (reading 2026-12-06l); Chinese is guided as well
+    en, zh = GeneratorConfig(preset="paraphrase"), GeneratorConfig(preset="paraphrase", lang="zh")
+    assert (en.guided, en.free, en.num_beams, en.nbest) == (False, True, 4, 4)
+    assert (zh.guided, zh.free, zh.num_beams, zh.nbest) == (True, True, 4, 2)
+    with pytest.raises(ValueError, match="--no-guided without --free leaves the paraphraser nothing"):
+        GeneratorConfig(preset="paraphrase", guided=False, free=False).check()
+    with pytest.raises(ValueError, match="--guide-check picks the suggestions .* give --guided"):
+        GeneratorConfig(preset="paraphrase", guided=False, guide_check="gemma-en").check()
+
+
 def test_round_trip_selection_takes_the_best_round_trip_of_those_that_change_enough(tagger):
     """select="round-trip": the paraphraser is asked to rank its beams by round trip, every accepted candidate
     is scored by it (forward + backward log-probability, free rewriting), and of those that change at least

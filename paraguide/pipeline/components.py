@@ -106,7 +106,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         if rank_threshold is None:
             rank_threshold = default_threshold(config.rank, config.use, config.lang)
     same = ("lang", "top_k", "steps", "seed", "num_beams", "batch_size", "alternatives", "nbest", "in_place",
-            "free", "reorder", "indirect", "select")  # fmt: skip
+            "free", "guided", "reorder", "indirect", "select")  # fmt: skip
     generator = QuestionParaphraser(
         paraphraser,
         source,
@@ -130,6 +130,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "substitution": config.substitution,
         "keep_content": config.keep_content,
         "free": config.free,
+        "guided": config.guided,
         "select": config.select,
         "reorder": reorder,
         "indirect": reorder is True and bool(config.indirect),

@@ -43,15 +43,15 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #   rewrite: the paraphraser's best beam, free to rewrite; similarity by the bundled sim scorer. Context-chunk
 #     suggestions (--source context) use it: a context chunk replaces no phrase. Readers accepted 5-12.5 %
 #     of its adversarial questions (docs/build.md).
-#   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely and with each of its
-#     top suggestions (all 4 beams each, English: deeper rewrites are rarely the first beam; Chinese, the best
-#     2: its lower beams read worse, reading 2026-11-26c), beside the in-place
+#   paraphrase: the pretrained paraphraser (gemma-<lang>) rewrites each question freely (English) and with each
+#     of its top suggestions (Chinese; all 4 beams, English: deeper rewrites are rarely the first beam; Chinese,
+#     the best 2: its lower beams read worse, reading 2026-11-26c), beside the in-place
 #     swaps; a rewrite must keep the question's type, content words (filters.KeepsContent) and scope words
 #     (filters.KeepsScope) and pass similarity; the question reordered (text.reorder: a phrase moved, a
 #     question word fronted, "What is the name of X" -> "What is X called") is a candidate too, and an
 #     accepted reordering that changes more than function words is chosen first (--reorder; readers accepted
 #     about 90 % of those against 47 % of the paraphraser's rewrites: readings 2026-11-26e/f), else, English,
-#     by round trip (--select round-trip, 8 beams: the paraphraser ranks its beams by how readily it writes
+#     by round trip (--select round-trip: the paraphraser ranks its beams by how readily it writes
 #     each and writes the question back from it, and of the accepted candidates that change at least 0.14 of
 #     the question's tokens the best round trip is chosen; reading 2026-11-28a: 68 % fluent and the same
 #     question against 65 % for the deepest of 4 beams, median edit 0.19 against 0.17), Chinese, the one
@@ -63,7 +63,11 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     as the fallback (reading 2026-12-06h): 81-85 %, selected 70-77 %, question-word-only 15-17 % -> 7 %.
 #     On 3,000 questions with stricter readers (readings 2026-12-06i, i2): 72.7 % at 0.7, about 77.5 % at 0.75
 #     (the rewrites scored 0.70-0.75 read 44 % good, what the questions take instead 80 %), selected 73.5 % ->
-#     70.9 %. Blind readings of its rewrites and each filter's precision: docs/build.md.
+#     70.9 %. Since 2026-12-06 (reading l) English asks the paraphraser for the free rewrite alone, 4 beams
+#     (--no-guided --num-beams 4): the suggestions give their in-place swaps only -- a guided rewrite was
+#     chosen for 2 % of the questions and read 50 % good --, twice as fast (3,000 questions: 3,070 s ->
+#     1,613 s); 156 of 3,000 choices change, 71 % good against 60 %. Blind readings of its rewrites and each
+#     filter's precision: docs/build.md.
 ACCEPT_ABOVE = 0.75  # English paraphrase: the learnt acceptance's threshold (score.acceptance; docs/build.md)
 PRESETS: dict[str, dict] = {
     "substitute": {
@@ -74,6 +78,7 @@ PRESETS: dict[str, dict] = {
         "rank": "embedding",
         "rank_threshold": 0.96,
         "free": False,
+        "guided": True,
         "keep_content": False,
         "reorder": True,
         "indirect": True,
@@ -91,6 +96,7 @@ PRESETS: dict[str, dict] = {
         "rank": "off",
         "rank_threshold": None,
         "free": False,
+        "guided": True,
         "keep_content": False,
         "reorder": False,
         "indirect": False,
@@ -109,11 +115,12 @@ PRESETS: dict[str, dict] = {
         "rank": "embedding",
         "rank_threshold": 0.96,
         "free": True,
+        "guided": False,  # English: the free rewrite alone (reading 2026-12-06l); Chinese: guided too
         "keep_content": True,
         "reorder": True,
         "indirect": True,
         "select": "round-trip",
-        "num_beams": 8,
+        "num_beams": 4,  # 8 until reading 2026-12-06l: half the time, as good
         "swap_check": "gemma-{lang}",  # English: in-place swaps 72 % -> 88 % good (reading 2026-12-06c)
         "guide_check": "off",
         "accept_above": ACCEPT_ABOVE,
@@ -134,6 +141,7 @@ LANG_PRESETS = {
         "rank": "fluency",
         "rank_threshold": None,
         "nbest": 2,
+        "guided": True,  # its guided rewrites were not read apart; 0.2 s a question already
         "select": "depth",  # the round trip reads safer and shallower in Chinese (reading 2026-11-28b)
         "num_beams": 4,
         "swap_check": "off",
@@ -170,8 +178,8 @@ class GeneratorConfig:
         "rest stays; adversarial (the --adversarial default): a synonym the context says near a same-type "
         "distractor put in place (--source near); rewrite (--source context's default): the paraphraser's "
         "free rewrite; paraphrase: the pretrained "
-        "paraphraser's free and suggestion-guided rewrites beside the in-place swaps, the deepest change that "
-        "passes chosen. The options below left unset come from it"
+        "paraphraser's free rewrites (and, in Chinese, suggestion-guided ones) beside the in-place swaps and "
+        "reorderings, the deepest change that passes chosen. The options below left unset come from it"
     )
     scorer: str | None = option(
         "similarity scorer: sim, embedding, wmd, lexical:MEASURE (default: the preset's)"
@@ -226,6 +234,11 @@ class GeneratorConfig:
     free: bool | None = option(
         "also ask the paraphraser for a free rewrite (no suggestion) of each question (default: the preset's)"
     )
+    guided: bool | None = option(
+        "ask the paraphraser to rewrite the question under each suggestion (--no-guided: a suggestion gives "
+        "its in-place candidate alone, and the paraphraser writes only the free rewrite -- about a third of "
+        "the time where it writes under three suggestions; default: the preset's)"
+    )
     keep_content: bool | None = option(
         "drop a rewrite that is not well formed (two questions; ends on an added preposition), asks another "
         "kind of question (when -> why), loses a content word of the question or adds one (a rephrasing "
@@ -261,7 +274,7 @@ class GeneratorConfig:
     top_k: int = option("suggestions tried per question and step", 3, minimum=1)
     steps: int = option("iterations: each paraphrases the previous step's output", 1, minimum=1)
     num_beams: int | None = option(
-        "beam size (default: the preset's: 4; English paraphrase: 8, ranked by round trip)", minimum=1
+        "beam size (default: the preset's: 4; English paraphrase: ranked by round trip)", minimum=1
     )
     batch_size: int = option("paraphraser batch size", 32, minimum=1)
     seed: int = option("seed of every random choice", 0)
@@ -300,6 +313,15 @@ class GeneratorConfig:
             raise ValueError(f"unknown --select {self.select!r}; choose {' or '.join(SELECTIONS)}")
         if self.free and not self.nbest:
             raise ValueError("--free (a free rewrite of each question) needs the paraphraser: give --nbest N")
+        if self.nbest and not (self.guided or self.free):
+            raise ValueError(
+                "--no-guided without --free leaves the paraphraser nothing to write: give --free"
+            )
+        if not self.guided and self.guide_check != "off":
+            raise ValueError(
+                "--guide-check picks the suggestions that guide the paraphraser: give --guided (English "
+                "--preset paraphrase does not guide it)"
+            )
         if self.nbest > self.num_beams:
             raise ValueError(f"--nbest ({self.nbest}) cannot exceed --num-beams ({self.num_beams})")
         for name in ("top_k", "steps", "num_beams", "batch_size"):

@@ -58,6 +58,7 @@ class QuestionParaphraser:
         rank_threshold: float | None = None,
         pool: int = 12,
         free: bool = False,
+        guided: bool = True,
         reorder: bool = False,
         indirect: bool = True,
         select: str = "first",
@@ -70,7 +71,8 @@ class QuestionParaphraser:
         ``pool`` suggestions of a question by how close the question with the suggestion in place stays to
         the question, and drops those below ``rank_threshold`` -- WordNet's other senses ("date" ->
         "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
-        rewritten with no suggestion. ``select``: "first" (in-place candidates, then the source's order,
+        rewritten with no suggestion. ``guided``: the paraphraser also rewrites the question under each
+        suggestion (False: a suggestion gives its in-place candidate alone). ``select``: "first" (in-place candidates, then the source's order,
         then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
         passed) or "round-trip" (the paraphraser, a pretrained one, ranks its beams by round trip --
@@ -96,6 +98,8 @@ class QuestionParaphraser:
             raise ValueError(f"select must be {' or '.join(SELECTIONS)}, not {select!r}")
         if free and not nbest:
             raise ValueError("free rewrites need the paraphraser (nbest at least 1)")
+        if nbest and not (guided or free):
+            raise ValueError("with guided False the paraphraser writes free rewrites only: give free=True")
         if select == "round-trip" and not hasattr(paraphraser, "log_likelihood"):
             raise ValueError("select 'round-trip' needs the pretrained paraphraser (a causal adapter)")
         self.paraphraser, self.source, self.filters = paraphraser, source, filters
@@ -105,6 +109,7 @@ class QuestionParaphraser:
         self.nbest, self.in_place, self.ranker = nbest, in_place, ranker
         self.rank_threshold, self.pool = rank_threshold, pool
         self.free, self.reorder, self.indirect, self.select = free, reorder, indirect, select
+        self.guided = guided
         self.guide_check = guide_check
         self.stages = stage_names(filters)
         self.components: dict = {}  # what it is made of, for a run's summary (set by load_generator)
@@ -209,8 +214,8 @@ class QuestionParaphraser:
                     reason = f"no suggestion of {self.source.name} could be put in place"
                     outcomes[i].stage, outcomes[i].reason = "suggestion", reason
                 fresh = placeable
-            if guides is None:
-                inputs.extend((i, s, True) for s in fresh)
+            if guides is None:  # unguided: a suggestion's in-place candidate alone, the free rewrite asked
+                inputs.extend((i, s, self.guided or s is None) for s in fresh)
                 continue
             # with the guide check: the paraphraser rewrites the question freely and under the suggestions
             # that pass it; the others give their in-place candidates alone
