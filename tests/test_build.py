@@ -224,6 +224,13 @@ def test_round_trip_selection_takes_the_best_round_trip_of_those_that_change_eno
     assert made["depth"]["paraphrase"] == free
     assert made["round-trip"]["paraphrase"] == planned
     assert made["round-trip"]["scores"]["round_trip"] == -1.7
+    # every beam kept (nbest = num_beams): the beams need no ranking, the choice is the same round trip's
+    paraphraser = RoundTripParaphraser(outputs, likelihoods)
+    generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, top_k=2, in_place=True, free=True,
+                                   num_beams=1, select="round-trip")  # fmt: skip
+    [every] = _json(generate([Item("a", q)]))
+    assert paraphraser.selects == ["beam"]
+    assert (every["paraphrase"], every["scores"]["round_trip"]) == (planned, -1.7)
     with pytest.raises(ValueError, match="round-trip' needs the pretrained paraphraser"):
         QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, select="round-trip")
 

@@ -238,7 +238,13 @@ class QuestionParaphraser:
                 num_return_sequences=self.nbest,
                 batch_size=self.batch_size,
                 matched=[s.matched if s else None for _, _, s in ask],
-                **({"select": "round-trip"} if self.select == "round-trip" else {}),
+                # ranked by round trip only where it picks which beams are kept: with every beam kept, the
+                # filters run first and the round trip is written for those that pass (_round_trip)
+                **(
+                    {"select": "round-trip"}
+                    if self.select == "round-trip" and self.nbest < self.num_beams
+                    else {}
+                ),
             )
             for (j, _, _), outputs in zip(ask, written, strict=True):
                 generated[j] = outputs
