@@ -196,6 +196,8 @@ def test_unguided_asks_the_paraphraser_for_the_free_rewrite_alone(tagger):
     assert (zh.guided, zh.free, zh.num_beams, zh.nbest) == (True, True, 4, 2)
     with pytest.raises(ValueError, match="--no-guided without --free leaves the paraphraser nothing"):
         GeneratorConfig(preset="paraphrase", guided=False, free=False).check()
+    with pytest.raises(ValueError, match="--source context: a context chunk replaces no phrase"):
+        GeneratorConfig(preset="paraphrase", use="adversarial", source="context").check()
     with pytest.raises(ValueError, match="--guide-check picks the suggestions .* give --guided"):
         GeneratorConfig(preset="paraphrase", guided=False, guide_check="gemma-en").check()
 
