@@ -578,25 +578,35 @@ def test_generator_offers_reorderings_and_chooses_them_first(tagger):
     }
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsContent(max_added=1)])
 
-    def run(select, reorder=True):
-        generate = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource(table), chain, nbest=1,
-                                       num_beams=1, in_place=True, free=True, reorder=reorder, select=select)  # fmt: skip
-        return [o.to_json() for o in generate([Item("a", q1), Item("b", q2)])]
+    def run(select, reorder=True, alternatives=0):
+        paraphraser = ScriptedParaphraser(outputs)
+        generate = QuestionParaphraser(paraphraser, SpanSource(table), chain, nbest=1, num_beams=1, in_place=True,
+                                       free=True, reorder=reorder, select=select, alternatives=alternatives)  # fmt: skip
+        return [o.to_json() for o in generate([Item("a", q1), Item("b", q2)])], paraphraser.calls
 
     for select in ("depth", "first"):
-        got = run(select)
-        # q1: the question reordered (its own words: the swap is not reordered); candidates: the paraphraser's
-        # two, the in-place swap (the paraphraser wrote it too: one), the reordering
+        got, calls = run(select)
+        # q1: the question reordered (its own words: the swap is not reordered)
         assert (got[0]["paraphrase"], got[0]["origin"], got[0]["suggestion"]) == (
             "What is another application for prime numbers besides public key cryptography?",
             "reorder:adjunct_to_end",
             "",
         )
-        assert (got[0]["candidates"], got[0]["candidate_drops"]) == (3, {"keeps_content": 1})
         # q2 has no suggestion: the reordering is chosen before the (deeper) free rewrite
         assert (got[1]["paraphrase"], got[1]["origin"]) == ("What type of punishment does the UMC condemn?", "reorder:wh_to_front")  # fmt: skip
+        # both reorderings pass and rephrase, so both are chosen whatever else would pass: filtered first,
+        # they spare the paraphraser (never asked) and the in-place swap; the reordering is the one candidate
+        assert calls == [] and (got[0]["candidates"], got[0]["candidate_drops"]) == (1, {})
+    # with augmentation's alternatives every candidate is made: the paraphraser's two, the in-place swap (the
+    # paraphraser wrote it too: one), the reordering -- and the same choice
+    got, calls = run("depth", alternatives=1)
+    assert len(calls) == 1 and (got[0]["candidates"], got[0]["candidate_drops"]) == (3, {"keeps_content": 1})
+    assert got[0]["origin"] == "reorder:adjunct_to_end"
     # without reorderings: the swap (written by the paraphraser first, so credited to it) and the free rewrite
-    assert [w["paraphrase"] for w in run("depth", reorder=False)] == [outputs[q1, "use"], outputs[q2, None]]
+    assert [w["paraphrase"] for w in run("depth", reorder=False)[0]] == [
+        outputs[q1, "use"],
+        outputs[q2, None],
+    ]
 
 
 def test_generator_offers_the_passive_as_a_reordering(tagger):
@@ -605,15 +615,19 @@ def test_generator_offers_the_passive_as_a_reordering(tagger):
     q = "What did the Romans build in Britain?"
     outputs = {(q, None): "What was built in Britain?"}  # loses "Romans"
     chain = FilterChain([DiffersFromSource(), ContainsSuggestion(), KeepsContent(max_added=1)])
-    generate = QuestionParaphraser(ScriptedParaphraser(outputs), SpanSource({}), chain, nbest=1, num_beams=1,
-                                   in_place=True, free=True, reorder=True, select="depth")  # fmt: skip
-    [got] = [o.to_json() for o in generate([Item("a", q)])]
-    assert (got["paraphrase"], got["origin"], got["suggestion"]) == (
-        "What was built by the Romans in Britain?",
-        "reorder:passive",
-        "",
-    )
-    assert got["candidate_drops"] == {"keeps_content": 1}
+    for alternatives in (0, 1):
+        paraphraser = ScriptedParaphraser(outputs)
+        generate = QuestionParaphraser(paraphraser, SpanSource({}), chain, nbest=1, num_beams=1, in_place=True,
+                                       free=True, reorder=True, select="depth", alternatives=alternatives)  # fmt: skip
+        [got] = [o.to_json() for o in generate([Item("a", q)])]
+        assert (got["paraphrase"], got["origin"], got["suggestion"]) == (
+            "What was built by the Romans in Britain?",
+            "reorder:passive",
+            "",
+        )
+        # the passive settles the question: the paraphraser is asked only where alternatives are wanted
+        assert len(paraphraser.calls) == alternatives
+        assert got["candidate_drops"] == ({"keeps_content": 1} if alternatives else {})
 
 
 def test_an_english_relative_clause_is_chosen_before_a_question_word_swap(tagger):

@@ -225,6 +225,17 @@ class QuestionParaphraser:
         reorderable = [i for i in active if self.reorder and has_word(current[i])]
         if not inputs and not reorderable:
             return {}
+        # A question whose reordering passes and rephrases it takes that reordering whatever else passes
+        # (_pick): filter the reorderings first and spend no beam or swap check on such a question. Not with
+        # augmentation's alternatives (they draw on every accepted candidate) nor without the paraphraser.
+        reordered: dict[int, list[Candidate]] = {}
+        settled: set[int] = set()
+        early = bool(reorderable and self.nbest and not self.alternatives)
+        if early:
+            self._reorderings(items, reorderable, current, reordered, step)
+            self.filters([c for cs in reordered.values() for c in cs])
+            settled = {i for i, cs in reordered.items() if any(_settles(c) for c in cs)}
+            inputs = [(i, s, asked) for i, s, asked in inputs if i not in settled]
         generated = [[] for _ in inputs]
         ask = [(j, i, s) for j, (i, s, asked) in enumerate(inputs) if asked]
         if self.nbest and ask:
@@ -268,12 +279,19 @@ class QuestionParaphraser:
                 if not c.text:
                     c.drop("paraphraser", "empty output")
                 candidates.setdefault(i, []).append(c)
+        unfiltered = [c for cs in candidates.values() for c in cs]
         if reorderable:
-            self._reorderings(items, reorderable, current, candidates, step)
+            if early:  # filtered already; after each question's other candidates, as they always stood
+                for i, cs in reordered.items():
+                    seen = {c.text for c in candidates.get(i, [])}  # the paraphraser's or in-place, as before
+                    candidates.setdefault(i, []).extend(c for c in cs if c.text not in seen)
+            else:
+                self._reorderings(items, reorderable, current, candidates, step)
+                unfiltered = [c for cs in candidates.values() for c in cs]
             for i in reorderable:  # a question without suggestions may still be reordered
                 if step == 1 and i in candidates and outcomes[i].stage == "suggestion":
                     outcomes[i].stage, outcomes[i].reason = None, None
-        self.filters([c for cs in candidates.values() for c in cs])
+        self.filters(unfiltered)
         if self.select == "round-trip":
             self._round_trip([c for cs in candidates.values() for c in cs if c.dropped_by is None])
         chosen = {}
@@ -552,6 +570,17 @@ def _round_trip_rank(c: Candidate) -> tuple[bool, bool, bool, float]:
     the best round trip (``scores["round_trip"]``, set by QuestionParaphraser._round_trip)."""
     asks, more, rate = _depth(c)
     return asks, more, rate >= MIN_EDIT, c.scores["round_trip"]
+
+
+def _settles(c: Candidate) -> bool:
+    """Whether a candidate that passed would be chosen whatever else passed: a reordering (not the indirect
+    fallback) that rephrases its question (QuestionParaphraser._pick)."""
+    return (
+        c.dropped_by is None
+        and c.meta["origin"].startswith("reorder")
+        and c.meta["origin"] not in FALLBACK_ORIGINS
+        and _rephrases(c)
+    )
 
 
 def _rephrases(c: Candidate) -> bool:
