@@ -66,8 +66,8 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     70.9 %. Since 2026-12-06 (reading l) English asks the paraphraser for the free rewrite alone, 4 beams
 #     (--no-guided --num-beams 4): the suggestions give their in-place swaps only -- a guided rewrite was
 #     chosen for 2 % of the questions and read 50 % good --, twice as fast (3,000 questions: 3,070 s ->
-#     1,613 s; 1,412.5 s with the round trip written for the beams that pass alone); 156 of 3,000 choices
-#     change, 71 % good against 60 %. Blind readings of its rewrites and each
+#     1,613 s; 1,028 s with the round trip written for the beams that pass alone and no beams where a
+#     reordering settles the question); 156 of 3,000 choices change, 71 % good against 60 %. Blind readings of its rewrites and each
 #     filter's precision: docs/build.md.
 ACCEPT_ABOVE = 0.75  # English paraphrase: the learnt acceptance's threshold (score.acceptance; docs/build.md)
 PRESETS: dict[str, dict] = {
