@@ -67,8 +67,8 @@ DEFAULT_SOURCE = {"en": "interrogative|wordnet&ppdb", "zh": "interrogative|cilin
 #     (--no-guided --num-beams 4): the suggestions give their in-place swaps only -- a guided rewrite was
 #     chosen for 2 % of the questions and read 50 % good --, twice as fast (3,000 questions: 3,070 s ->
 #     1,613 s; 1,028 s with the round trip written for the beams that pass alone and no beams where a
-#     reordering settles the question); 156 of 3,000 choices change, 71 % good against 60 %. Blind readings of its rewrites and each
-#     filter's precision: docs/build.md.
+#     reordering settles the question); 156 of 3,000 choices change, 71 % good against 60 %. Blind readings
+#     of its rewrites and each filter's precision: docs/build.md.
 ACCEPT_ABOVE = 0.75  # English paraphrase: the learnt acceptance's threshold (score.acceptance; docs/build.md)
 PRESETS: dict[str, dict] = {
     "substitute": {
@@ -237,8 +237,8 @@ class GeneratorConfig:
     )
     guided: bool | None = option(
         "ask the paraphraser to rewrite the question under each suggestion (--no-guided: a suggestion gives "
-        "its in-place candidate alone, and the paraphraser writes only the free rewrite -- about a third of "
-        "the time where it writes under three suggestions; default: the preset's)"
+        "its in-place candidate alone, and the paraphraser writes only the free rewrite: fewer beams to decode; "
+        "default: the preset's)"
     )
     keep_content: bool | None = option(
         "drop a rewrite that is not well formed (two questions; ends on an added preposition), asks another "

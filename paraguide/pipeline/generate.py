@@ -72,8 +72,8 @@ class QuestionParaphraser:
         the question, and drops those below ``rank_threshold`` -- WordNet's other senses ("date" ->
         "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
         rewritten with no suggestion. ``guided``: the paraphraser also rewrites the question under each
-        suggestion (False: a suggestion gives its in-place candidate alone). ``select``: "first" (in-place candidates, then the source's order,
-        then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
+        suggestion (False: a suggestion gives its in-place candidate alone). ``select``: "first" (in-place
+        candidates, then the source's order, then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
         rate; a question-word-only swap or a change of function words alone only when nothing else
         passed) or "round-trip" (the paraphraser, a pretrained one, ranks its beams by round trip --
         paraguide.model.rerank -- and of the accepted candidates that change at least MIN_EDIT of the
@@ -229,10 +229,11 @@ class QuestionParaphraser:
         # (_pick): filter the reorderings first and spend no beam or swap check on such a question. Not with
         # augmentation's alternatives (they draw on every accepted candidate) nor without the paraphraser.
         reordered: dict[int, list[Candidate]] = {}
-        settled: set[int] = set()
-        early = bool(reorderable and self.nbest and not self.alternatives)
-        if early:
+        if reorderable:
             self._reorderings(items, reorderable, current, reordered, step)
+        settled: set[int] = set()
+        early = bool(reordered and self.nbest and not self.alternatives)
+        if early:
             self.filters([c for cs in reordered.values() for c in cs])
             settled = {i for i, cs in reordered.items() if any(_settles(c) for c in cs)}
             inputs = [(i, s, asked) for i, s, asked in inputs if i not in settled]
@@ -279,19 +280,15 @@ class QuestionParaphraser:
                 if not c.text:
                     c.drop("paraphraser", "empty output")
                 candidates.setdefault(i, []).append(c)
-        unfiltered = [c for cs in candidates.values() for c in cs]
-        if reorderable:
-            if early:  # filtered already; after each question's other candidates, as they always stood
-                for i, cs in reordered.items():
-                    seen = {c.text for c in candidates.get(i, [])}  # the paraphraser's or in-place, as before
-                    candidates.setdefault(i, []).extend(c for c in cs if c.text not in seen)
-            else:
-                self._reorderings(items, reorderable, current, candidates, step)
-                unfiltered = [c for cs in candidates.values() for c in cs]
-            for i in reorderable:  # a question without suggestions may still be reordered
-                if step == 1 and i in candidates and outcomes[i].stage == "suggestion":
-                    outcomes[i].stage, outcomes[i].reason = None, None
-        self.filters(unfiltered)
+        made = [c for cs in candidates.values() for c in cs]
+        for i, cs in reordered.items():  # after each question's other candidates, a text once (theirs first)
+            seen = {c.text for c in candidates.get(i, [])}
+            candidates.setdefault(i, []).extend(c for c in cs if c.text not in seen)
+        for i in reorderable:  # a question without suggestions may still be reordered
+            if step == 1 and i in candidates and outcomes[i].stage == "suggestion":
+                outcomes[i].stage, outcomes[i].reason = None, None
+        # the reorderings filtered first where they could settle a question, else all in one batch as before
+        self.filters(made if early else [c for cs in candidates.values() for c in cs])
         if self.select == "round-trip":
             self._round_trip([c for cs in candidates.values() for c in cs if c.dropped_by is None])
         chosen = {}
@@ -378,7 +375,7 @@ class QuestionParaphraser:
             if passive:
                 rewrites.append(Reordering(passive, "passive"))
         for i, rewrites in zip(active, found, strict=True):
-            seen = {c.text for c in candidates.get(i, [])}
+            seen = set()
             for r in rewrites:
                 if r.text not in seen:
                     seen.add(r.text)
