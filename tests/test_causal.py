@@ -351,7 +351,14 @@ def test_adapter_folder_loads_with_the_same_outputs(trained, tiny_base):
     assert memory_texts == loaded_texts
     assert memory_scores == pytest.approx(loaded_scores, abs=2e-2)
     model.load_trainable(model.adapter_state(), "memory")  # rounded to fp16, as saved: the very same model
-    assert outputs(memory) == (loaded_texts, loaded_scores)
+    # ... whose LoRA update the loaded one carries folded into its base weights (for decoding speed): the
+    # same outputs up to float rounding, and the same likelihoods
+    lora = [m for m in loaded.model.lm.modules() if hasattr(m, "merged_adapters")]
+    assert lora and all(m.merged for m in lora)
+    texts, scores = outputs(memory)
+    assert texts == loaded_texts and scores == pytest.approx(loaded_scores, abs=1e-5)
+    pairs = (questions, [t[0] for t in texts])
+    assert memory.log_likelihood(*pairs) == pytest.approx(loaded.log_likelihood(*pairs), abs=1e-5)
 
 
 def test_init_from_an_adapter_starts_where_it_ended(trained, tiny_base, train_file, tmp_path):
@@ -930,6 +937,11 @@ def test_fluency_on_a_pretrained_lm_is_slor_with_its_unigram_table(tiny_base, tm
     got = scorer.fluency([text, other, text])
     assert got[0] == pytest.approx(expected, abs=1e-4) and got[2] == got[0]
     assert scorer.score([(other, text)]) == pytest.approx([got[0] - got[1]], abs=1e-6)
+    # in bfloat16 (what a build's --dtype auto gives on a CPU that has it): the same measure, rounded
+    half = FluencyScorer(tmp_path / "lm", dtype="bfloat16")
+    assert {p.dtype for p in half.lm.model.parameters()} == {torch.bfloat16}
+    assert half.fluency([text, other]) == pytest.approx(got[:2], abs=0.05)
+    assert {p.dtype for p in scorer.lm.model.parameters()} == {torch.float32}  # the default stays float32
 
 
 def test_corpus_with_controls_labels_what_the_filters_would_drop(tmp_path):

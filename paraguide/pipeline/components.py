@@ -72,7 +72,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     fluency, fluency_threshold = "off", None
     if config.fluency != "off":
         fluency = bundled_fluency_path(config.lang) if config.fluency == "bundled" else config.fluency
-        fluency_scorer = FluencyScorer(fluency, lang=config.lang)
+        fluency_scorer = FluencyScorer(fluency, lang=config.lang, dtype=config.dtype)
         fluency_threshold = config.fluency_threshold
         if (
             fluency_threshold is None and config.fluency != "bundled"
@@ -189,7 +189,9 @@ def _acceptance(config: GeneratorConfig, model: str, paraphraser):
     from paraguide.score.fluency import BUNDLED, FluencyScorer
 
     learnt = AcceptanceModel.load(Path(model) / ACCEPTANCE_FILE)
-    fluency = FluencyScorer(BUNDLED / f"lm-gemma-{config.lang}", lang=config.lang, measure="logprob")
+    fluency = FluencyScorer(
+        BUNDLED / f"lm-gemma-{config.lang}", lang=config.lang, measure="logprob", dtype=config.dtype
+    )
     return LearntAcceptance(learnt, paraphraser, fluency, config.accept_above, batch_size=config.batch_size)
 
 

@@ -279,7 +279,11 @@ class GeneratorConfig:
     )
     batch_size: int = option("paraphraser batch size", 32, minimum=1)
     seed: int = option("seed of every random choice", 0)
-    dtype: str = option("auto (bfloat16 where native), float32, bfloat16, float16", "auto")
+    dtype: str = option(
+        "the paraphraser's and the pretrained LM's (Gemma fluency): auto (bfloat16 where native), float32, "
+        "bfloat16, float16",
+        "auto",
+    )
     ner: str | None = option("context source: an installed spaCy NER pipeline (default: rules)")
     alternatives: int = option("other accepted paraphrases kept per question (augmentation)", 0, cli=False)
     device: str | None = option("cpu, cuda, cuda:1 ... (default: accelerate's choice)")

@@ -137,11 +137,15 @@ class PretrainedLM:
         self.model, self.tokenizer, self.unigram, self.config = model.eval(), tokenizer, unigram, config
 
     @classmethod
-    def from_pretrained(cls, path: str | os.PathLike) -> PretrainedLM:
+    def from_pretrained(cls, path: str | os.PathLike, dtype: str = "float32") -> PretrainedLM:
+        """``dtype`` as the paraphraser's (:func:`~paraguide.model.paraphraser.resolve_dtype`): bfloat16
+        scores 2.5x faster on a CPU that multiplies in it natively, each text's mean log-probability within
+        0.01 of float32's (median; 0.07 at most on 200 SQuAD questions, against a spread of 1.1)."""
         import torch
         from safetensors.torch import load_file
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
+        from paraguide.model.paraphraser import resolve_dtype
         from paraguide.model.pretrained import resolve_base
 
         path = Path(path)
@@ -150,6 +154,7 @@ class PretrainedLM:
         model = AutoModelForCausalLM.from_pretrained(
             base, dtype=torch.float32, local_files_only=True, trust_remote_code=False, use_safetensors=True
         )
+        model = model.to(resolve_dtype(dtype, torch.device("cpu")))
         tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True, trust_remote_code=False)
         unigram = load_file(path / "unigram.safetensors")["unigram.logp"].float()
         return cls(model, tokenizer, unigram, config)
@@ -200,14 +205,17 @@ class PretrainedLM:
     mean_log_prob = QuestionLM.mean_log_prob
 
 
-def load_lm(path: str | os.PathLike) -> QuestionLM | PretrainedLM:
-    """The LM of a fluency folder: a bundled question LM, or a pretrained LM's unigram folder."""
+def load_lm(path: str | os.PathLike, dtype: str = "float32") -> QuestionLM | PretrainedLM:
+    """The LM of a fluency folder: a bundled question LM, or a pretrained LM's unigram folder (run in
+    ``dtype``; the question LMs are small and always run in float32)."""
     try:
         kind = json.loads(Path(path, "config.json").read_text(encoding="utf-8")).get("type")
     except (OSError, ValueError):
         kind = None
     return (
-        PretrainedLM.from_pretrained(path) if kind == PretrainedLM.kind else QuestionLM.from_pretrained(path)
+        PretrainedLM.from_pretrained(path, dtype)
+        if kind == PretrainedLM.kind
+        else QuestionLM.from_pretrained(path)
     )
 
 
@@ -239,11 +247,17 @@ class FluencyScorer:
 
     name = "fluency"
 
-    def __init__(self, path: str | os.PathLike | None = None, lang: str = "en", measure: str | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        lang: str = "en",
+        measure: str | None = None,
+        dtype: str = "float32",
+    ):
         if measure not in (None, "slor", "logprob"):
             raise ValueError(f"unknown fluency measure {measure!r}; choose slor or logprob")
         self.files = (Path(path or bundled_fluency_path(lang)),)
-        self.lm = load_lm(self.files[0])
+        self.lm = load_lm(self.files[0], dtype)  # dtype: a pretrained LM's (PretrainedLM.from_pretrained)
         # The folder's own choice where it made one (a pretrained LM's mean log-probability ranks better than
         # its SLOR: data_prep/gemma_fluency.py), else SLOR.
         preferred = self.lm.config.get("measure") if isinstance(self.lm, PretrainedLM) else None
