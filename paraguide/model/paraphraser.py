@@ -274,9 +274,9 @@ class CausalParaphraser:
         model, tokenizer = load_adapter(path)
         # For decoding only: fold the LoRA update into the base weights, in float32 before any cast to
         # bfloat16, so each projection is one matmul instead of three (peft's unmerged path). Measured on 64
-        # SQuAD questions (2 CPU cores, bfloat16): beams and likelihoods ~12 % faster, and as close to the
-        # float32 model as unmerged (|log-likelihood difference| median 0.0032 vs 0.0039; docs/paraphraser.md).
-        # Folded after the cast, bfloat16 rounds much of the small update away.
+        # SQuAD questions (2 CPU cores, bfloat16; benchmarks/inference_precision.py): beams ~20 % and
+        # likelihoods ~35 % faster, as close to the float32 model as unmerged. Folded after the cast,
+        # bfloat16 would round much of the small update away.
         if hasattr(model.lm, "merge_adapter"):
             model.lm.merge_adapter()
         return cls(model, tokenizer, device, dtype)

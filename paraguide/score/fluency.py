@@ -139,8 +139,9 @@ class PretrainedLM:
     @classmethod
     def from_pretrained(cls, path: str | os.PathLike, dtype: str = "float32") -> PretrainedLM:
         """``dtype`` as the paraphraser's (:func:`~paraguide.model.paraphraser.resolve_dtype`): bfloat16
-        scores 2.5x faster on a CPU that multiplies in it natively, each text's mean log-probability within
-        0.01 of float32's (median; 0.07 at most on 200 SQuAD questions, against a spread of 1.1)."""
+        scores twice as fast on a CPU that multiplies in it natively, each text's mean log-probability within
+        0.01 of float32's (median; 0.06 at most on 200 SQuAD questions, against a spread of 1.1;
+        benchmarks/inference_precision.py)."""
         import torch
         from safetensors.torch import load_file
         from transformers import AutoModelForCausalLM, AutoTokenizer
