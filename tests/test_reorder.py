@@ -264,6 +264,19 @@ INDIRECT = [
         "How long did it take to improve on Sir Isaac Newton's laws of motion?",
         "Do you know how long it took to improve on Sir Isaac Newton's laws of motion?",
     ),
+    (  # a bare noun after the copula is its complement, the question phrase the subject: the order stays
+        # (reading 2026-12-06n read "what prestigious legal scholars faculty members at Harvard are")
+        "What prestigious legal scholars are faculty members at Harvard?",
+        "Do you know what prestigious legal scholars are faculty members at Harvard?",
+    ),
+    (
+        "What cultures were part of Kublai's administration?",
+        "Can you tell me what cultures were part of Kublai's administration?",
+    ),
+    (  # ... but a question noun that asks for a class asks for the complement: the subject goes first
+        "What type of algorithm is trial division?",
+        "Can you tell me what type of algorithm trial division is?",
+    ),
 ]
 INDIRECT_REFUSED = [
     "Of what was the Diet of Worms an assembly?",  # a preposition before a copula's question word

@@ -892,6 +892,8 @@ def _indirect(q: str, toks: list[TaggedToken]) -> str | None:
         asks_thing = toks[w].text.lower() in ("what", "which", "who", "whose")
         if clause is None and aux in _BE and w == 0 and (asks_thing or _existential(toks, e)):
             clause = _copula_statement(q, toks, e)
+            if clause is not None and _asks_copula_subject(toks, w, e):
+                clause = q[toks[e].start : toks[-2].end]  # "what scholars are faculty members at Harvard"
     if clause is None:
         return None
     frame = _INDIRECT_FRAMES[zlib.crc32(q.encode("utf-8")) % len(_INDIRECT_FRAMES)]
@@ -933,6 +935,25 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
         later = any(t.tag == "VBN" for t in toks[e + 1 : -1])
         return nxt.tag == "VBN" or nxt.tag in ("DT", "PRP$", "CD", "JJ", "JJS", "NN", "NNS") and not later
     return verb.tag in ("VBD", "VBZ", "VBP") and _verb_form(word, verb.tag)  # "spinoff/VBD" is no verb
+
+
+# Question nouns that ask what class a thing belongs to: "what type of algorithm is trial division" asks
+# for the copula's complement, so its subject goes before the copula.
+_CLASS_NOUNS = {"type", "types", "kind", "kinds", "sort", "sorts", "species", "shape", "color", "colour",
+                "form", "category", "class", "genre", "breed", "style", "size"}  # fmt: skip
+
+
+def _asks_copula_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
+    """ "What prestigious legal scholars are faculty members at Harvard?": a question phrase with its own
+    noun, and after the copula a bare common noun (no determiner) -- the copula's complement, the question
+    phrase its subject, so the order stays ("what scholars are faculty members", not "what scholars faculty
+    members are": reading 2026-12-06n). Not where the question noun asks for a class ("what type of
+    algorithm trial division is")."""
+    n = next((k for k in range(e + 1, len(toks)) if not toks[k].tag.startswith("JJ")), len(toks) - 1)
+    bare = all(t.text.islower() for t in toks[e + 1 : n + 1]) and toks[n].tag in ("NN", "NNS")
+    if e <= w + 1 or not bare:  # ("faculty/JJ members": adjectives first, then the noun)
+        return False
+    return not any(t.text.lower() in _CLASS_NOUNS for t in toks[w + 1 : e])
 
 
 def _how_property(toks: list[TaggedToken], w: int, e: int) -> bool:
