@@ -61,15 +61,18 @@ def paraphraser(qs: list[str], lang: str, beams: int) -> dict:
             fwd = para.log_likelihood(sources, texts)
             back = para.log_likelihood(texts, sources)
             ll_s.append(round(time.perf_counter() - start, 2))
-        runs[name] = {"para": para if name == "float32" else None, "found": found, "sources": sources,
-                      "texts": texts, "ll": fwd + back, "beam_s": beam_s, "likelihood_s": ll_s}  # fmt: skip
-        if name != "float32":
-            del para
+        if name == "float32":
+            ref32 = para  # scores every variant's beams
+        runs[name] = {"found": found, "sources": sources, "texts": texts, "ll": fwd + back,
+                      "beam_s": beam_s, "likelihood_s": ll_s}  # fmt: skip
     reference = runs["float32"]
     out = {}
     for name, r in runs.items():
-        ref32 = reference["para"]
-        ll32 = ref32.log_likelihood(r["sources"], r["texts"]) + ref32.log_likelihood(r["texts"], r["sources"])
+        ll32 = r["ll"]  # the float32 model's own beams: scored above already
+        if name != "float32":
+            ll32 = ref32.log_likelihood(r["sources"], r["texts"]) + ref32.log_likelihood(
+                r["texts"], r["sources"]
+            )
         out[name] = {
             "beam_search_s": r["beam_s"],
             "likelihood_fwd_and_back_s": r["likelihood_s"],

@@ -73,9 +73,9 @@ class QuestionParaphraser:
         "appointment") fall out before the paraphraser spends time on them. ``free``: each question is also
         rewritten with no suggestion. ``guided``: the paraphraser also rewrites the question under each
         suggestion (False: a suggestion gives its in-place candidate alone). ``select``: "first" (in-place
-        candidates, then the source's order, then a seeded draw) or "depth" (the accepted candidate that changes the question most by token edit
-        rate; a question-word-only swap or a change of function words alone only when nothing else
-        passed) or "round-trip" (the paraphraser, a pretrained one, ranks its beams by round trip --
+        candidates, then the source's order, then a seeded draw) or "depth" (the accepted candidate that
+        changes the question most by token edit rate; a question-word-only swap or a change of function
+        words alone only when nothing else passed) or "round-trip" (the paraphraser, a pretrained one, ranks its beams by round trip --
         paraguide.model.rerank -- and of the accepted candidates that change at least MIN_EDIT of the
         question's tokens and more than its question word or function words, the one with the best round
         trip is chosen). ``reorder``: the question reordered (text.reorder) is a candidate too, and an accepted reordering that changes more than function words is chosen before
@@ -315,7 +315,7 @@ class QuestionParaphraser:
         """The accepted candidate to choose (``select``)."""
         # A reordering that changes more than function words comes first, the deepest of them: readers
         # accepted 83 % of those against 47 % of the pretrained paraphraser's rewrites (docs/build.md).
-        reordered = [c for c in accepted if c.meta["origin"].startswith("reorder") and _rephrases(c)]
+        reordered = [c for c in accepted if _settles(c)]
         if reordered or self.select == "depth":
             return max(reordered or accepted, key=lambda c: (*_depth(c), rng.random()))
         if self.select == "round-trip":  # of those that change enough, the one the paraphraser reads best

@@ -155,6 +155,8 @@ class PretrainedLM:
         model = AutoModelForCausalLM.from_pretrained(
             base, dtype=torch.float32, local_files_only=True, trust_remote_code=False, use_safetensors=True
         )
+        # cast after loading: loading straight in bfloat16 scores slightly differently (the builds measured
+        # and read were made this way)
         model = model.to(resolve_dtype(dtype, torch.device("cpu")))
         tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True, trust_remote_code=False)
         unigram = load_file(path / "unigram.safetensors")["unigram.logp"].float()
