@@ -466,6 +466,30 @@ def test_the_swap_the_paraphraser_writes_most_readily_is_chosen(tagger):
         assert (got["accepted"], got["paraphrase"]) == (2, "What year was the music hall created?")
 
 
+def test_swap_fluency_scores_synonym_swaps_alone_under_its_own_name():
+    """--swap-fluency: a synonym swap the LM finds much less likely than the question is dropped (the swap
+    the swap check would choose included), a question-word swap and a reordering pass unscored, and the
+    score is kept as ``swap_fluency`` beside the fluency filter's own."""
+    from paraguide.score.filters import Candidate, FluencyFilter, SwapFluency
+
+    q = "What is the chloroplast double membrane compared to?"
+    dual, twin = "What is the chloroplast dual membrane compared to?", "What is the chloroplast twin membrane compared to?"  # fmt: skip
+    which = "Which is the chloroplast double membrane compared to?"
+    lm = TableScorer({dual: -6.2, twin: -1.0, which: -9.0})
+    lm.name = "fluency"
+    fluency = TableScorer({dual: 0.0, twin: 0.0, which: 0.0})
+    fluency.name = "fluency"
+    candidates = [Candidate(q, dual, "dual"), Candidate(q, twin, "twin"), Candidate(q, which, "which"),
+                  Candidate(q, "Compared to what is the chloroplast double membrane?", "")]  # fmt: skip
+    chain = FilterChain([FluencyFilter(fluency, -1.0), SwapFluency(lm, -4.55)])
+    kept = chain(candidates)
+    assert [c.text for c in kept] == [twin, which, candidates[3].text]
+    assert candidates[0].dropped == "swap_fluency: swap_fluency -6.200 < -4.55"
+    assert candidates[1].scores == {"fluency": 0.0, "swap_fluency": -1.0}
+    assert "swap_fluency" not in candidates[2].scores and "swap_fluency" not in candidates[3].scores
+    assert chain.counts["swap_fluency"] == 1 and lm.calls == 1
+
+
 def test_a_swap_check_without_a_calibrated_threshold_says_what_to_give():
     """Chinese has no calibrated swap-check threshold (docs/score.md): the error names the option to give,
     before the paraphraser is loaded."""
@@ -477,6 +501,9 @@ def test_a_swap_check_without_a_calibrated_threshold_says_what_to_give():
         load_generator(config)
     config = GeneratorConfig(lang="zh", source="interrogative", guide_check="gemma-zh")
     with pytest.raises(ValueError, match=r"--guide-check gemma-zh: no calibrated threshold in 'zh'; give --swap-threshold"):  # fmt: skip
+        load_generator(config)
+    config = GeneratorConfig(lang="zh", source="interrogative", swap_fluency="lm-gemma-zh")
+    with pytest.raises(ValueError, match=r"--swap-fluency lm-gemma-zh: no calibrated threshold in 'zh'; give --swap-fluency-threshold"):  # fmt: skip
         load_generator(config)
 
 
@@ -539,6 +566,10 @@ def test_presets_fill_what_is_left_unset():
     assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_check == "gemma-en"
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="paraphrase").swap_check == "off"
     assert BuildConfig(out="x", squad="s.json").guide_check == "off"
+    # and the pretrained LM's swap fluency check (its calibrated threshold), English only
+    assert (en.swap_fluency, en.swap_fluency_threshold, zh.swap_fluency) == ("lm-gemma-en", None, "off")
+    assert BuildConfig(out="x", squad="s.json", preset="paraphrase").swap_fluency == "lm-gemma-en"
+    assert BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="paraphrase").swap_fluency == "off"
     # a scorer given takes its own calibrated threshold, not the preset's
     assert BuildConfig(out="x", pairs="p.tsv", lang="zh", scorer="lexical").threshold is None
     rewrite = BuildConfig(out="x", pairs="p.tsv", lang="zh", preset="rewrite")

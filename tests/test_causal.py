@@ -942,6 +942,11 @@ def test_fluency_on_a_pretrained_lm_is_slor_with_its_unigram_table(tiny_base, tm
     assert {p.dtype for p in half.lm.model.parameters()} == {torch.bfloat16}
     assert half.fluency([text, other]) == pytest.approx(got[:2], abs=0.05)
     assert {p.dtype for p in scorer.lm.model.parameters()} == {torch.float32}  # the default stays float32
+    # the whole log-probability (the swap fluency check's measure), on the LM already loaded
+    total = FluencyScorer(tmp_path / "lm", measure="total", lm=scorer.lm)
+    assert total.lm is scorer.lm and total.fluency([text]) == pytest.approx([lm_sum], abs=1e-4)
+    other_sum = scorer.lm.total_log_prob([other])[0]
+    assert total.score([(other, text)]) == pytest.approx([lm_sum - other_sum], abs=1e-4)
 
 
 def test_corpus_with_controls_labels_what_the_filters_would_drop(tmp_path):

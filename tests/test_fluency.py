@@ -92,10 +92,35 @@ def test_training_refuses_an_empty_corpus(tmp_path):
 
 
 def test_unknown_measure_and_missing_folder_are_named(tmp_path):
-    with pytest.raises(ValueError, match="unknown fluency measure 'bleu'"):
+    with pytest.raises(ValueError, match="unknown fluency measure 'bleu'; choose slor, logprob, total"):
         FluencyScorer(tmp_path, measure="bleu")
     with pytest.raises(FileNotFoundError, match="no fluency LM at"):
         FluencyScorer(tmp_path)
+
+
+def test_an_lm_is_a_folder_or_a_bundled_name(tiny_lm):
+    """``--swap-fluency lm-gemma-en`` names a bundled LM; a folder is itself; anything else is an error that
+    lists the bundled names."""
+    from paraguide.score.fluency import BUNDLED, lm_path
+
+    path, *_ = tiny_lm
+    assert lm_path(path) == str(path)
+    assert lm_path("lm-gemma-en") == str(BUNDLED / "lm-gemma-en")
+    with pytest.raises(FileNotFoundError, match=r"no fluency LM at 'lm-nowhere' .*lm-en, lm-gemma-en"):
+        lm_path("lm-nowhere")
+
+
+@pytest.mark.slow
+def test_total_measure_is_the_whole_log_probability(tiny_lm):
+    """``measure="total"``: log P(b) - log P(a), not per token: one more token costs its whole
+    log-probability."""
+    path, *_ = tiny_lm
+    lm = QuestionLM.from_pretrained(path)
+    scorer = FluencyScorer(path, measure="total", lm=lm)
+    a, b = "who built the castle?", "who built the old castle?"
+    [(la, _, na), (lb, _, nb)] = lm.log_probs([a, b])
+    assert scorer.fluency([a, b]) == [la, lb] and scorer.score([(a, b)]) == [lb - la]
+    assert lm.mean_log_prob([a]) == [la / na]
 
 
 # ---- the bundled LMs, on questions written here (never in their training data) -------------------------

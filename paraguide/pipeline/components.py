@@ -34,6 +34,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     from paraguide.model.paraphraser import Paraphraser, bundled_or_path, default_model_path
     from paraguide.score import FluencyScorer, bundled_fluency_path, default_threshold, load_scorer
     from paraguide.score import filters as F
+    from paraguide.score.fluency import lm_path
     from paraguide.suggest import load_source
 
     model = bundled_or_path(config.model) if config.model else default_model_path(config.lang)
@@ -87,9 +88,17 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         swap_threshold = _paraphraser_threshold(config, "--swap-check", config.swap_check)
         swap_scorer = _swap_scorer(config, model, paraphraser)
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
+    gemma_lm = _GemmaLM(config)  # one copy of the pretrained LM for the swap fluency and the acceptance
+    swap_fluency, swap_fluency_threshold = None, None
+    if config.swap_fluency != "off":
+        swap_fluency = gemma_lm.scorer(lm_path(config.swap_fluency), "total")
+        swap_fluency_threshold = config.swap_fluency_threshold
+        if swap_fluency_threshold is None:
+            swap_fluency_threshold = _swap_fluency_threshold(config)
+        filters.append(F.SwapFluency(swap_fluency, swap_fluency_threshold))
     acceptance = None
     if config.accept_above:  # last: the learnt acceptance scores only the rewrites every other filter kept
-        acceptance = _acceptance(config, model, paraphraser)
+        acceptance = _acceptance(config, model, paraphraser, gemma_lm)
         filters.append(acceptance)
     guide_check = None
     if config.guide_check != "off":  # the same score, before generation: which suggestions guide a rewrite
@@ -140,6 +149,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "rank_threshold": rank_threshold,
         "swap_check": str(swap_scorer.files[0].resolve()) if swap_threshold is not None else "off",
         "swap_threshold": swap_threshold,
+        "swap_fluency": str(swap_fluency.files[0].resolve()) if swap_fluency is not None else "off",
+        "swap_fluency_threshold": swap_fluency_threshold,
         "guide_check": str(guide_check[0].files[0].resolve()) if guide_check else "off",
         "guide_threshold": guide_check[1] if guide_check else None,
         "accept_above": config.accept_above,
@@ -152,6 +163,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         "known words": vocabulary.files if vocabulary is not None and vocabulary is not source else (),
         "fluency LM": [fluency] if fluency != "off" else [],
         "swap check": swap_scorer.files if swap_threshold is not None else (),
+        "swap fluency LM": swap_fluency.files if swap_fluency is not None else (),
         "acceptance model": [Path(model) / ACCEPTANCE_FILE] if acceptance is not None else [],
         "acceptance fluency LM": acceptance.fluency.files if acceptance is not None else [],
         "guide check": guide_check[0].files
@@ -182,16 +194,45 @@ def _swap_scorer(config: GeneratorConfig, model: str, paraphraser):
     return load_scorer(f"paraphraser:{config.swap_check}", lang=config.lang)
 
 
-def _acceptance(config: GeneratorConfig, model: str, paraphraser):
+class _GemmaLM:
+    """The pretrained LMs the chain reads (``--swap-fluency``, the acceptance's fluency), each folder loaded
+    once: 268 M parameters are not worth a second copy in memory, and the scores are the same."""
+
+    def __init__(self, config: GeneratorConfig):
+        self.config, self.loaded = config, {}
+
+    def scorer(self, path, measure: str):
+        from paraguide.score.fluency import FluencyScorer
+
+        key = Path(path).resolve()
+        scorer = FluencyScorer(path, lang=self.config.lang, measure=measure, dtype=self.config.dtype,
+                               lm=self.loaded.get(key))  # fmt: skip
+        self.loaded[key] = scorer.lm
+        return scorer
+
+
+def _swap_fluency_threshold(config: GeneratorConfig) -> float:
+    """``--swap-fluency-threshold``'s default: the calibrated one for the use (bundled LM), else an error."""
+    from paraguide.score import default_threshold
+
+    try:
+        return default_threshold("swap_fluency", config.use, config.lang)
+    except ValueError:
+        raise ValueError(
+            f"--swap-fluency {config.swap_fluency}: no calibrated threshold in {config.lang!r}; give "
+            f"--swap-fluency-threshold (data_prep/calibrate_swap_fluency.py --lang {config.lang} --no-write "
+            "reports one)"
+        ) from None
+
+
+def _acceptance(config: GeneratorConfig, model: str, paraphraser, gemma_lm: _GemmaLM):
     """``--accept-above``: the adapter's acceptance model (``acceptance.json`` beside it), read with the
     paraphraser's likelihood and the fluency of the pretrained LM it was fitted with (``lm-gemma-LANG``)."""
     from paraguide.score.acceptance import AcceptanceModel, LearntAcceptance
-    from paraguide.score.fluency import BUNDLED, FluencyScorer
+    from paraguide.score.fluency import BUNDLED
 
     learnt = AcceptanceModel.load(Path(model) / ACCEPTANCE_FILE)
-    fluency = FluencyScorer(
-        BUNDLED / f"lm-gemma-{config.lang}", lang=config.lang, measure="logprob", dtype=config.dtype
-    )
+    fluency = gemma_lm.scorer(BUNDLED / f"lm-gemma-{config.lang}", "logprob")
     return LearntAcceptance(learnt, paraphraser, fluency, config.accept_above, batch_size=config.batch_size)
 
 

@@ -686,19 +686,22 @@ class KnownWords(Filter):
 
 class ThresholdFilter(Filter):
     """Drop a candidate whose score (``scorer.score([(source, candidate)])``) is below the threshold; the
-    score is kept in ``candidate.scores[scorer.name]`` for every candidate scored."""
+    score is kept in ``candidate.scores[key]`` for every candidate scored (``key``: the scorer's name, unless
+    the filter names its own)."""
 
     name = "threshold"
+    key: str | None = None
 
     def __init__(self, scorer: Scorer, threshold: float):
         self.scorer, self.threshold = scorer, threshold
 
     def reasons(self, candidates):
         scores = self.scorer.score([(c.source, c.text) for c in candidates]) if candidates else []
+        key = self.key or self.scorer.name
         out = []
         for c, s in zip(candidates, scores, strict=True):
-            c.scores[self.scorer.name] = round(float(s), 4)
-            out.append(None if s >= self.threshold else f"{self.scorer.name} {s:.3f} < {self.threshold}")
+            c.scores[key] = round(float(s), 4)
+            out.append(None if s >= self.threshold else f"{key} {s:.3f} < {self.threshold}")
         return out
 
 
@@ -717,13 +720,10 @@ class FluencyFilter(ThresholdFilter):
     name = "fluency"
 
 
-class SwapLikelihood(ThresholdFilter):
-    """Drop a synonym swap the pretrained paraphraser would not write
-    (:class:`paraguide.score.likelihood.ParaphraserLikelihood`: LL(candidate | question) minus LL(question |
-    question)). Only candidates written for a suggestion are scored, and not question-word swaps (what ->
-    which), which readers accept nearly always; a reordering or a free rewrite passes unscored."""
-
-    name = "swap_likelihood"
+class _SwapThreshold(ThresholdFilter):
+    """A threshold on synonym swaps alone: only candidates written for a suggestion are scored, and not
+    question-word swaps (what -> which), which readers accept nearly always; a reordering or a free rewrite
+    passes unscored."""
 
     def reasons(self, candidates):
         from paraguide.text.edits import question_word_only
@@ -731,6 +731,25 @@ class SwapLikelihood(ThresholdFilter):
         swaps = [c for c in candidates if c.suggestion and not question_word_only(c.source, c.text, c.lang)]
         judged = dict(zip(map(id, swaps), super().reasons(swaps), strict=True))
         return [judged.get(id(c)) for c in candidates]
+
+
+class SwapLikelihood(_SwapThreshold):
+    """Drop a synonym swap the pretrained paraphraser would not write
+    (:class:`paraguide.score.likelihood.ParaphraserLikelihood`: LL(candidate | question) minus LL(question |
+    question))."""
+
+    name = "swap_likelihood"
+
+
+class SwapFluency(_SwapThreshold):
+    """Drop a synonym swap that makes the question much less likely under the pretrained LM
+    (:class:`paraguide.score.fluency.FluencyScorer` with ``measure="total"``: log P(candidate) - log
+    P(question)): a word that does not fit its phrase ("refuse to" -> "reject to", "merchandise" ->
+    "product") or a rare word where a common one stood ("condition" -> "stipulation"), which the swap check
+    lets through (docs/score.md)."""
+
+    name = "swap_fluency"
+    key = "swap_fluency"  # not the fluency filter's: another measure
 
 
 def cheap_filters() -> list[Filter]:

@@ -124,6 +124,12 @@ class QuestionLM:
         """log P_LM per token of each text: the plain measure, which SLOR improves on."""
         return [lm / n for lm, _, n in self.log_probs(texts)]
 
+    def total_log_prob(self, texts: Sequence[str]) -> list[float]:
+        """log P_LM of each whole text: comparing two texts that differ in one word, the difference is how
+        much less likely the LM finds that word and what follows it -- not spread over the question's length
+        as a per-token mean is."""
+        return [lm for lm, _, _ in self.log_probs(texts)]
+
 
 class PretrainedLM:
     """SLOR under a pretrained causal LM (Gemma 3 270M, the pretrained paraphraser's base), with a unigram
@@ -206,6 +212,7 @@ class PretrainedLM:
 
     slor = QuestionLM.slor
     mean_log_prob = QuestionLM.mean_log_prob
+    total_log_prob = QuestionLM.total_log_prob
 
 
 def load_lm(path: str | os.PathLike, dtype: str = "float32") -> QuestionLM | PretrainedLM:
@@ -243,10 +250,15 @@ def _build(config: FluencyConfig, vocab_size: int):
     return GPT2LMHeadModel(gpt)
 
 
+MEASURES = ("slor", "logprob", "total")
+
+
 class FluencyScorer:
-    """``FluencyScorer(path).score(pairs)``: SLOR(b) - SLOR(a) per pair (``measure="slor"``), or the
-    difference of mean log-probabilities per token (``measure="logprob"``). Each distinct text is scored
-    once per call (a test set compares one original with several candidates)."""
+    """``FluencyScorer(path).score(pairs)``: SLOR(b) - SLOR(a) per pair (``measure="slor"``), the
+    difference of mean log-probabilities per token (``measure="logprob"``) or of whole log-probabilities
+    (``measure="total"``: the swap fluency check's). Each distinct text is scored once per call (a test set
+    compares one original with several candidates). ``lm``: that LM already loaded (one copy in memory
+    where two scorers read the same folder)."""
 
     name = "fluency"
 
@@ -256,11 +268,13 @@ class FluencyScorer:
         lang: str = "en",
         measure: str | None = None,
         dtype: str = "float32",
+        lm: QuestionLM | PretrainedLM | None = None,
     ):
-        if measure not in (None, "slor", "logprob"):
-            raise ValueError(f"unknown fluency measure {measure!r}; choose slor or logprob")
+        if measure not in (None, *MEASURES):
+            raise ValueError(f"unknown fluency measure {measure!r}; choose {', '.join(MEASURES)}")
         self.files = (Path(path or bundled_fluency_path(lang)),)
-        self.lm = load_lm(self.files[0], dtype)  # dtype: a pretrained LM's (PretrainedLM.from_pretrained)
+        # dtype: a pretrained LM's (PretrainedLM.from_pretrained)
+        self.lm = lm if lm is not None else load_lm(self.files[0], dtype)
         # The folder's own choice where it made one (a pretrained LM's mean log-probability ranks better than
         # its SLOR: data_prep/gemma_fluency.py), else SLOR.
         preferred = self.lm.config.get("measure") if isinstance(self.lm, PretrainedLM) else None
@@ -275,9 +289,10 @@ class FluencyScorer:
             return None
 
     def fluency(self, texts: Sequence[str]) -> list[float]:
-        """The absolute score of each text (SLOR or mean log-probability per token)."""
+        """The absolute score of each text (SLOR, mean log-probability per token or log-probability)."""
         distinct = list(dict.fromkeys(texts))
-        values = self.lm.slor(distinct) if self.measure == "slor" else self.lm.mean_log_prob(distinct)
+        measure = {"slor": self.lm.slor, "logprob": self.lm.mean_log_prob, "total": self.lm.total_log_prob}
+        values = measure[self.measure](distinct)
         table = dict(zip(distinct, values, strict=True))
         return [table[t] for t in texts]
 
@@ -288,6 +303,19 @@ class FluencyScorer:
             return []
         values = self.fluency([t for pair in pairs for t in pair])
         return [b - a for a, b in zip(values[0::2], values[1::2], strict=True)]
+
+
+def lm_path(spec: str | os.PathLike) -> str:
+    """A fluency LM's folder: ``spec`` itself where it exists, else the bundled LM of that name
+    (``lm-gemma-en`` -> ``paraguide/models/lm-gemma-en``); an error naming both where neither holds one."""
+    path = os.fspath(spec)
+    if Path(path, "config.json").is_file():
+        return path
+    named = BUNDLED / path
+    if os.sep not in path and (named / "config.json").is_file():
+        return str(named)
+    raise FileNotFoundError(f"no fluency LM at {path!r} (a folder with config.json, or a bundled name such as "
+                            f"lm-gemma-en: {', '.join(sorted(p.name for p in BUNDLED.glob('lm-*')))})")  # fmt: skip
 
 
 def bundled_fluency_path(lang: str = "en") -> str:
