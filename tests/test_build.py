@@ -728,14 +728,16 @@ def test_testset_files_side_by_side(tmp_path):
         # the fluency filter ran (bundled question LM) and every selected paraphrase passed it
         assert p["scores"]["fluency"] >= summary["components"]["fluency_threshold"]
     assert summary["components"]["fluency"].endswith("lm-en") and "fluency" in summary["fell_out"]
-    # three rules, and three indirect questions where nothing else passed; without NLTK's tagger there are
-    # no English reorderings, and the summary says so
+    # three rules, and four indirect questions where nothing else passed (male -> "men honey bees", a swap
+    # the swap fluency check drops, left the fourth); without NLTK's tagger there are no English
+    # reorderings, and the summary says so
     from paraguide.text.pos import has_tagger
 
     if has_tagger("en"):
         assert reordered == [
             ("reorder:who_agent", "Who was the builder of the Tower of Hercules?"),
             ("reorder:indirect", "Do you know what early lighthouses burned at the top of the tower?"),
+            ("reorder:indirect", "Can you tell me what male honey bees are called?"),
             ("reorder:indirect", "Do you know what workers carry back to the hive?"),
             ("reorder:why_reason", "For what reason did trade on the land routes decline?"),
             ("reorder:strand_preposition", "Which planet is Olympus Mons on?"),

@@ -90,11 +90,11 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
         filters.append(F.SwapLikelihood(swap_scorer, swap_threshold))
     gemma_lm = _GemmaLM(config)  # one copy of the pretrained LM for the swap fluency and the acceptance
     swap_fluency, swap_fluency_threshold = None, None
-    if config.swap_fluency != "off":
-        swap_fluency = gemma_lm.scorer(lm_path(config.swap_fluency), "total")
+    if config.swap_fluency != "off":  # the threshold first: no LM loaded for an error
         swap_fluency_threshold = config.swap_fluency_threshold
         if swap_fluency_threshold is None:
             swap_fluency_threshold = _swap_fluency_threshold(config)
+        swap_fluency = gemma_lm.scorer(lm_path(config.swap_fluency), "total")
         filters.append(F.SwapFluency(swap_fluency, swap_fluency_threshold))
     acceptance = None
     if config.accept_above:  # last: the learnt acceptance scores only the rewrites every other filter kept
