@@ -116,13 +116,19 @@ def main() -> None:
         "thresholds": thresholds,
         "items": items,
     }
-    print(json.dumps({k: v for k, v in report.items() if k != "items"}, indent=1))
+    write(report, args, "paraphraser", thresholds)
+
+
+def write(report: dict, args, scorer: str, thresholds: dict) -> None:
+    """Print the report (without its item lists), write it to ``args.out`` and, unless ``args.no_write``,
+    put ``thresholds`` into paraguide/score/thresholds.json under ``scorer`` and ``args.lang``."""
+    print(json.dumps({k: v for k, v in report.items() if not k.endswith("items")}, indent=1))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if not args.no_write:
         path = ROOT / "paraguide" / "score" / "thresholds.json"
         table = json.loads(path.read_text(encoding="utf-8"))
-        table["thresholds"].setdefault("paraphraser", {})[args.lang] = thresholds
+        table["thresholds"].setdefault(scorer, {})[args.lang] = thresholds
         path.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"thresholds -> {path}")
 

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate_swap_check import ROOT, judged_swaps  # noqa: E402  (data_prep/, beside this script)
+from calibrate_swap_check import ROOT, judged_swaps, write  # noqa: E402  (data_prep/, beside this script)
 
 LM = "lm-gemma-{lang}"
 
@@ -102,15 +102,7 @@ def main() -> None:
     report["thresholds"] = thresholds
     report["items"] = items
     report["heldout_items"] = heldout
-    print(json.dumps({k: v for k, v in report.items() if not k.endswith("items")}, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    if not args.no_write:
-        path = ROOT / "paraguide" / "score" / "thresholds.json"
-        table = json.loads(path.read_text(encoding="utf-8"))
-        table["thresholds"].setdefault("swap_fluency", {})[args.lang] = thresholds
-        path.write_text(json.dumps(table, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"thresholds -> {path}")
+    write(report, args, "swap_fluency", thresholds)
 
 
 if __name__ == "__main__":

@@ -10,20 +10,26 @@ from paraguide.pipeline.generate import QuestionParaphraser
 from paraguide.score.acceptance import FILE as ACCEPTANCE_FILE
 
 
-def _paraphraser_threshold(config: GeneratorConfig, option: str, model: str) -> float:
-    """The threshold of a check by the pretrained paraphraser's score (``--swap-check``, ``--guide-check``):
-    ``--swap-threshold``, else the calibrated one for the use, else an error naming what to give."""
+def _calibrated(config: GeneratorConfig, given: float | None, scorer: str, check: str, option: str) -> float:
+    """The threshold of a check on swaps (``check``, e.g. "--swap-check gemma-en"): the one ``given``
+    (``option``), else the calibrated one of ``scorer`` for the use, else an error naming what to give."""
     from paraguide.score import default_threshold
 
-    if config.swap_threshold is not None:
-        return config.swap_threshold
+    if given is not None:
+        return given
     try:
-        return default_threshold("paraphraser", config.use, config.lang)
+        return default_threshold(scorer, config.use, config.lang)
     except ValueError:
+        script = "calibrate_swap_check.py" if scorer == "paraphraser" else f"calibrate_{scorer}.py"
         raise ValueError(
-            f"{option} {model}: no calibrated threshold in {config.lang!r}; give --swap-threshold "
-            f"(data_prep/calibrate_swap_check.py --lang {config.lang} --no-write reports one)"
+            f"{check}: no calibrated threshold in {config.lang!r}; give {option} "
+            f"(data_prep/{script} --lang {config.lang} --no-write reports one)"
         ) from None
+
+
+def _paraphraser_threshold(config: GeneratorConfig, option: str, model: str) -> float:
+    """The threshold of a check by the pretrained paraphraser's score (``--swap-check``, ``--guide-check``)."""
+    return _calibrated(config, config.swap_threshold, "paraphraser", f"{option} {model}", "--swap-threshold")
 
 
 def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
@@ -91,9 +97,8 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     gemma_lm = _GemmaLM(config)  # one copy of the pretrained LM for the swap fluency and the acceptance
     swap_fluency, swap_fluency_threshold = None, None
     if config.swap_fluency != "off":  # the threshold first: no LM loaded for an error
-        swap_fluency_threshold = config.swap_fluency_threshold
-        if swap_fluency_threshold is None:
-            swap_fluency_threshold = _swap_fluency_threshold(config)
+        swap_fluency_threshold = _calibrated(config, config.swap_fluency_threshold, "swap_fluency",
+                                             f"--swap-fluency {config.swap_fluency}", "--swap-fluency-threshold")  # fmt: skip
         swap_fluency = gemma_lm.scorer(lm_path(config.swap_fluency), "total")
         filters.append(F.SwapFluency(swap_fluency, swap_fluency_threshold))
     acceptance = None
@@ -209,20 +214,6 @@ class _GemmaLM:
                                lm=self.loaded.get(key))  # fmt: skip
         self.loaded[key] = scorer.lm
         return scorer
-
-
-def _swap_fluency_threshold(config: GeneratorConfig) -> float:
-    """``--swap-fluency-threshold``'s default: the calibrated one for the use (bundled LM), else an error."""
-    from paraguide.score import default_threshold
-
-    try:
-        return default_threshold("swap_fluency", config.use, config.lang)
-    except ValueError:
-        raise ValueError(
-            f"--swap-fluency {config.swap_fluency}: no calibrated threshold in {config.lang!r}; give "
-            f"--swap-fluency-threshold (data_prep/calibrate_swap_fluency.py --lang {config.lang} --no-write "
-            "reports one)"
-        ) from None
 
 
 def _acceptance(config: GeneratorConfig, model: str, paraphraser, gemma_lm: _GemmaLM):
