@@ -29,11 +29,11 @@ from calibrate_swap_check import ROOT, judged_swaps, write  # noqa: E402  (data_
 LM = "lm-gemma-{lang}"
 
 
-def cut_for(totals: list[float], good: list[bool], below_at_most: float = 0.5) -> tuple[float, int, float]:
-    """The highest cut whose swaps below it are good less than ``below_at_most`` of the time: (cut, how many
-    fall below it, their share judged good). -inf when no cut qualifies."""
+def cut_for(totals: list[float], good: list[bool], below_at_most: float = 0.5) -> float:
+    """The highest cut whose swaps below it are good less than ``below_at_most`` of the time (-inf when no
+    cut qualifies; the report's summary says how many fall below it and how good they are)."""
     ranked = sorted(zip(totals, good, strict=True))
-    best = (float("-inf"), 0, 0.0)
+    best = float("-inf")
     n_good = 0
     for i, (t, g) in enumerate(ranked):
         # the cut just above ranked[i]: ranked[: i + 1] fall below it
@@ -41,7 +41,7 @@ def cut_for(totals: list[float], good: list[bool], below_at_most: float = 0.5) -
         below = i + 1
         nxt = ranked[i + 1][0] if i + 1 < len(ranked) else t + 1.0
         if nxt > t and n_good / below < below_at_most:
-            best = ((t + nxt) / 2, below, n_good / below)
+            best = (t + nxt) / 2
     return best
 
 
@@ -94,7 +94,7 @@ def main() -> None:
     for use in ("testset", "augment", "adversarial"):
         check = default_threshold("paraphraser", use, args.lang)
         kept = [x for x in items if x["score"] >= check]
-        cut, below, precision = cut_for([x["total"] for x in kept], [x["good"] for x in kept])
+        cut = cut_for([x["total"] for x in kept], [x["good"] for x in kept])
         thresholds[use] = round(cut, 2)
         report["uses"][use] = {"swap_threshold": check, "threshold": round(cut, 2),
                                "calibration": summary(items, check, cut),
