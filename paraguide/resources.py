@@ -99,8 +99,8 @@ RESOURCES: tuple[Resource, ...] = (
         "NLTK's English POS tagger (averaged_perceptron_tagger_eng)",
         "English build-testset / augment / suggest / perturb / prepare",
         "English suggestions are put in place unchecked and uninflected ('Who plan the hall?'); the "
-        "interrogative and context sources and the English perturbations stop; TextRank takes every "
-        "non-stop word",
+        "interrogative and context sources, the reorderings, the English perturbations and the well-formed "
+        "check's tagged agreement rules stop; TextRank takes every non-stop word",
         "python -m nltk.downloader averaged_perceptron_tagger_eng",
         _nltk("taggers/averaged_perceptron_tagger_eng"),
     ),

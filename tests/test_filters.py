@@ -171,6 +171,54 @@ def test_a_phrase_that_asks_as_one_question_word_counts_as_it():
     assert keeps.reasons([rule, garbled]) == [None, "asks how, not what"]
 
 
+def test_well_formed_drops_agreement_faults_the_source_does_not_have(tagger):
+    from paraguide.score.filters import WellFormed
+    from paraguide.text.agreement import added_faults
+
+    pairs = [
+        # what blind readers rejected (readings 2026-12-06b, t and earlier)
+        (
+            "When was the European Communities Act created?",
+            "When did the European Communities Act was created?",
+        ),
+        ("What kind of data did ABC begin using?", "What kind of data did ABC began using?"),
+        ("What month did Kelly Clarkson win?", "Which month did Kelly Clarkson won?"),
+        (
+            "What diagrams are used to simplify interactions?",
+            "What is the diagrams that are used to simplify interactions?",
+        ),
+        (
+            "What type of instruments did the Yuan bring?",
+            "What were the type of instruments that the Yuan brought?",
+        ),
+        ("What is Kenya's HDI?", "What is the Kenya's HDI?"),
+        # right, or the source's own
+        ("What organization did Harvard found in 1900?", "In 1900, what organization did Harvard found?"),
+        ("Where was Tesla's property sent?", "Where did Tesla's property get sent?"),
+        (
+            "From where do the objects held in the gallery come?",
+            "Where do the objects held in the gallery come from?",
+        ),
+        (
+            "What did Tesla's father ask him to do before he died?",
+            "Before he died, what did Tesla's father ask him to do?",
+        ),
+        ("The majority of jobs are what?", "What are the majority of jobs?"),
+        ("What was the capital of the Mongol Empire?", "What was the Mongol Empire's capital?"),
+        ("What is the series that ABC canceled?", "What is the series that ABC cancelled?"),
+        ("When did the Act was created?", "When did the Act was made?"),
+    ]
+    got = WellFormed().reasons([Candidate(a, b, lang="en") for a, b in pairs])
+    assert (
+        got
+        == ["agreement: do_finite"] * 3
+        + ["agreement: copula_number"] * 2
+        + ["agreement: article_possessive"]
+        + [None] * 8
+    )
+    assert added_faults("What is Kenya's HDI?", "What is the Kenya's HDI?") == ["article_possessive"]
+
+
 def test_well_formed_drops_what_no_person_writes():
     from paraguide.score.filters import WellFormed
 

@@ -120,6 +120,16 @@ EN = [
         "What team was defeated by the Broncos?",
         [("wh_relative", "What was the team that was defeated by the Broncos?")],
     ),
+    # the copula's number by the noun's form (the tagger may call "diagrams" NN), a year no number of films
+    # (reading 2026-12-06t: "What is the diagrams that ...")
+    (
+        "What diagrams are used to simplify particle interactions?",
+        [("wh_relative", "What are the diagrams that are used to simplify particle interactions?")],
+    ),
+    (
+        "What 1971 film was shot on location in Newcastle?",
+        [("wh_relative", "What was the 1971 film that was shot on location in Newcastle?")],
+    ),
     (
         "What legitimate dynasty came after the Yuan?",  # "after the Yuan" is an order: it stays
         [("wh_relative", "What was the legitimate dynasty that came after the Yuan?")],

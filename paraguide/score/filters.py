@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from paraguide.score.base import Scorer
+from paraguide.text.agreement import added_faults
 from paraguide.text.match import contains, includes
 from paraguide.text.normalize import normalize
 from paraguide.text.reorder_en import AGENT_NOUNS, names_people
@@ -568,8 +569,10 @@ class WellFormed(Filter):
     an article or conjunction ("... how many tiers are in the?"), on a preposition the source has fewer of
     ("For whom was it named for?", "What did it lose to?", "Where does the Rhine end at?"), with a
     possessive from nowhere ("What kind of facility was Wardenclyffe's?") -- one that stands for an "of"
-    the source had ("the capital of France" -> "France's capital") passes --, or that asks for a person with
-    "what" ("What was the president that ...?", since 2026-11-29)."""
+    the source had ("the capital of France" -> "France's capital") passes --, that asks for a person with
+    "what" ("What was the president that ...?", since 2026-11-29), or with an agreement fault the source does
+    not have (:mod:`paraguide.text.agreement`: "When did the Act was created?", "What is the diagrams that
+    ...?", "the Kenya's HDI"; since 2026-12-06)."""
 
     name = "well_formed"
 
@@ -613,7 +616,8 @@ class WellFormed(Filter):
             and not _NAME_ASKED.search(c.text)
         ):
             return f"asks for people ({person.group(2)!r}) with 'what'"
-        return None
+        faults = added_faults(c.source, c.text)
+        return f"agreement: {faults[0]}" if faults else None
 
 
 # "What was the president that ...?": a person asked for with "what" (the rules write "Who was the president

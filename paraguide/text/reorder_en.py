@@ -41,6 +41,7 @@ and "the motor of Tesla" do not, and no tag tells them apart (readers: 67-77 %, 
 from __future__ import annotations
 
 import itertools
+import re
 import zlib
 
 from paraguide.text.pos import TaggedToken
@@ -668,10 +669,25 @@ def _noun_phrase(toks: list[TaggedToken], i: int) -> tuple[int, bool] | None:
         return None
     if toks[k - 1].text.lower() in _ADVERBIAL_NOUNS:
         return None  # "the year that", "the year in which": stilted (reading 2026-11-27zc)
-    plural = toks[k - 1].tag in ("NNS", "NNPS") or any(
-        t.tag == "CD" and t.text.lower() != "one" for t in toks[i:j]
-    )
+    plural = _plural(toks[k - 1]) or any(
+        t.tag == "CD" and t.text.lower() != "one" and not _YEAR.fullmatch(t.text) for t in toks[i:j]
+    )  # "What 1971 film": a year, not a number of films
     return k, plural
+
+
+_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+
+
+def _plural(tok: TaggedToken) -> bool:
+    """A noun's number by its form where it is lower case ("diagrams" is plural though the tagger may call
+    it NN: "What diagrams are used ..." wrote "What is the diagrams that ...", reading 2026-12-06t)."""
+    from lemminflect import getLemma
+
+    if tok.tag in ("NNS", "NNPS"):
+        return True
+    word = tok.text
+    lemma = (getLemma(word, upos="NOUN") or (word,))[0]
+    return tok.tag == "NN" and word.islower() and word.endswith("s") and lemma != word
 
 
 def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | None:
