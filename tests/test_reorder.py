@@ -245,6 +245,10 @@ INDIRECT = [
     ("How long was Warsaw occupied by Germany?", "Do you know how long Warsaw was occupied by Germany?"),
     ("Where were air bases built in Montana?", "Do you know where air bases were built in Montana?"),
     ("What is the book called?", "Can you tell me what the book is called?"),  # a passive: nothing after
+    (  # "has" the auxiliary of a participle the tagger calls VBD (reading 2026-12-06x: it stayed inverted)
+        "What type of sanctions has the US directed at Iran?",
+        "Can you tell me what type of sanctions the US has directed at Iran?",
+    ),
     (  # the question word is the subject of an adjective: the order stays (refused before 2026-12-06)
         "What is unique about simultaneous hermaphrodites?",
         "Can you tell me what is unique about simultaneous hermaphrodites?",

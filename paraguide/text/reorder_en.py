@@ -948,7 +948,9 @@ def _asks_subject(toks: list[TaggedToken], w: int, e: int) -> bool:
         return nxt.text.lower() in ("be", "have") or nxt.tag == "VB" and _base_form(nxt.text)
     if word in _HAVE:
         # "which linebacker had the most sacks", "what has been found"; not "what has the law done"
-        later = any(t.tag == "VBN" for t in toks[e + 1 : -1])
+        # a participle after the noun phrase, tagged VBN or (as often) VBD: "what type of sanctions has the
+        # US directed/VBD at Iran" (reading 2026-12-06x) -- "has" the auxiliary, not the verb
+        later = any(t.tag in ("VBN", "VBD") for t in toks[e + 1 : -1])
         return nxt.tag == "VBN" or nxt.tag in ("DT", "PRP$", "CD", "JJ", "JJS", "NN", "NNS") and not later
     return verb.tag in ("VBD", "VBZ", "VBP") and _verb_form(word, verb.tag)  # "spinoff/VBD" is no verb
 
