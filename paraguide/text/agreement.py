@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from paraguide.text.pos import TaggedToken
 
-__all__ = ["FAULTS", "added_faults"]
+__all__ = ["FAULTS", "added_faults", "plural_form"]
 
 FAULTS = ("do_finite", "copula_number", "article_possessive")
 
@@ -52,16 +53,24 @@ _TAKES_THE = {"earth", "world", "sun", "moon", "church", "pope", "king", "queen"
 def added_faults(source: str, text: str) -> list[str]:
     """The faults of :data:`FAULTS` that the English rewrite ``text`` has more of than its ``source`` (the
     tagged checks only where NLTK's tagger is installed; the article check always runs)."""
-    from paraguide.text.pos import has_tagger, pos_tag
+    from paraguide.text.pos import has_tagger
 
     before, after = Counter(), Counter()
     # tagged only where a check can fire: a "do" or a copula question in the rewrite
     if (_DO_WORD.search(text) or _COPULA_QUESTION.match(text)) and has_tagger("en"):
-        for found, toks in ((before, pos_tag(source, "en")), (after, pos_tag(text, "en"))):
+        for found, toks in ((before, _tagged(source)), (after, _tagged(text))):
             found["do_finite"] = _do_finite(toks)
             found["copula_number"] = _copula_number(toks)
     after["article_possessive"] = _article_possessive(source, text)
     return [f for f in FAULTS if after[f] > before[f]]
+
+
+@lru_cache(maxsize=1 << 14)
+def _tagged(text: str) -> list[TaggedToken]:
+    # cached: a source is read again for each of its candidates
+    from paraguide.text.pos import pos_tag
+
+    return pos_tag(text, "en")
 
 
 def _article_possessive(source: str, text: str) -> int:
@@ -133,8 +142,13 @@ def _copula_number(toks: list[TaggedToken]) -> int:
     word = head.text.lower()
     if word in _INVARIANT or word in _QUANTITIES and after.text.lower() == "of" or not head.text.islower():
         return 0
+    # the number by the word's form, not its tag: after "is the" the tagger calls "diagrams" NN
+    return int(plural_form(word) == (be in ("is", "was")))
+
+
+def plural_form(word: str) -> bool:
+    """Whether the lower-case noun ``word`` is a plural by its form: not its own lemma ("diagrams"), or a
+    plural that is ("people")."""
     from lemminflect import getLemma
 
-    # the number by the word's form, not its tag: after "is the" the tagger calls "diagrams" NN
-    plural = word in _IRREGULAR_PLURALS or (getLemma(word, upos="NOUN") or (word,))[0] != word
-    return int(plural == (be in ("is", "was")))
+    return word in _IRREGULAR_PLURALS or (getLemma(word, upos="NOUN") or (word,))[0] != word

@@ -681,13 +681,12 @@ _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 def _plural(tok: TaggedToken) -> bool:
     """A noun's number by its form where it is lower case ("diagrams" is plural though the tagger may call
     it NN: "What diagrams are used ..." wrote "What is the diagrams that ...", reading 2026-12-06t)."""
-    from lemminflect import getLemma
+    from paraguide.text.agreement import plural_form
 
     if tok.tag in ("NNS", "NNPS"):
         return True
     word = tok.text
-    lemma = (getLemma(word, upos="NOUN") or (word,))[0]
-    return tok.tag == "NN" and word.islower() and word.endswith("s") and lemma != word
+    return tok.tag == "NN" and word.islower() and word.endswith("s") and plural_form(word)
 
 
 def _statement(q: str, toks: list[TaggedToken], a: int) -> tuple[str, bool] | None:
