@@ -808,6 +808,21 @@ def test_named_base_is_assembled_once_and_cached(monkeypatch, tmp_path):
     assert calls == [whole]
     assert Path(first).parent == tmp_path / "cache"
     assert pretrained.base_info(first)["licence"] == "the fake terms"
+    assert not list((tmp_path / "cache").rglob("*.gguf"))  # the assembly served its turn: no second copy kept
+
+
+def test_named_base_without_room_to_dequantize_says_so_before_writing(monkeypatch, tmp_path):
+    import shutil
+    from collections import namedtuple
+
+    whole = b"GGUF" + bytes(range(256)) * 10
+    fake_base_package(monkeypatch, tmp_path, [whole], whole)
+    monkeypatch.setattr(pretrained, "_dequantize", lambda *a: pytest.fail("de-quantized with no room"))
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 1000, 1000))
+    with pytest.raises(DataError, match=r"about 0\.0 GB free in .*cache.*PARAGUIDE_CACHE"):
+        pretrained.resolve_base("fake-base")
+    assert not list((tmp_path / "cache").glob("fake-base-*"))
 
 
 def test_named_base_asked_for_at_once_is_built_once(monkeypatch, tmp_path):
@@ -1009,3 +1024,19 @@ def test_self_corpus_keeps_the_rows_that_add_nothing_and_finds_the_suggestion_as
     ]
     (run / "shard-0.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     assert [r["key"] for r in self_corpus.selected(tmp_path / "run")] == ["q1"]
+
+
+def test_base_tokenizer_is_read_once_and_each_caller_gets_its_own_copy(tmp_path, monkeypatch):
+    from transformers import AutoTokenizer
+
+    folder = make_tiny_causal(tmp_path / "base", ["which river runs through the city"])
+    reads = []
+    real = AutoTokenizer.from_pretrained
+    monkeypatch.setattr(AutoTokenizer, "from_pretrained", lambda *a, **k: reads.append(a) or real(*a, **k))
+    first, second = pretrained.base_tokenizer(folder), pretrained.base_tokenizer(str(folder) + "/")
+    assert len(reads) == 1 and first is not second
+    assert first("which river").input_ids == second("which river").input_ids
+    first.padding_side = "left"
+    assert second.padding_side == "right"  # a caller's setting stays its own
+    make_tiny_causal(folder, ["which city"])  # the folder rewritten in place: read again
+    assert len(pretrained.base_tokenizer(folder)) != len(first) and len(reads) == 2

@@ -345,9 +345,8 @@ def load_adapter(folder: str | os.PathLike, dtype=torch.float32) -> tuple[Causal
     """(model, tokenizer) of an adapter folder: its base resolved (and checked by hash), the adapter's
     tensors put on it. A missing or mismatched file is a :class:`DataError` naming it."""
     from safetensors.torch import load_file
-    from transformers import AutoTokenizer
 
-    from paraguide.model.pretrained import base_info, resolve_base
+    from paraguide.model.pretrained import base_info, base_tokenizer, resolve_base
 
     folder = os.fspath(folder)
     config = CausalConfig.load(folder)
@@ -367,5 +366,4 @@ def load_adapter(folder: str | os.PathLike, dtype=torch.float32) -> tuple[Causal
         raise DataError(str(adapter), "no vocab_ids tensor: not an adapter written by paraguide train")
     model = build(base_folder, config, state.pop("vocab_ids"), dtype=dtype)
     model.load_trainable(state, str(adapter))
-    tokenizer = AutoTokenizer.from_pretrained(base_folder, local_files_only=True, trust_remote_code=False)
-    return model.to(dtype).eval(), tokenizer
+    return model.to(dtype).eval(), base_tokenizer(base_folder)

