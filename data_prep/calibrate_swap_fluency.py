@@ -13,6 +13,13 @@ which the swaps scoring below it are judged good less than half the time (what a
 a reordering, the indirect question -- reads 90 % good and more, docs/build.md). Held out: every swap judged
 in a reading since, scored with both checks, reported kept against dropped.
 
+The adversarial use is calibrated on its own readings (:data:`ADVERSARIAL_READINGS`): an adversarial set has
+nothing to take instead of a swap, and a synonym said near a distractor is more often another sense of the
+word (readers judged about 45 % of them good at the augmentation's cut). Its cut is the lowest at which the
+swaps kept are judged good at least two times in three (:func:`cut_for_precision`): the issue's bar is one in
+two, and strict readers differ by 15 points on the same set. Held out: the last of those readings, with the
+cut fitted on the others.
+
     python data_prep/calibrate_swap_fluency.py --lang en --out benchmarks/results/swap_fluency_calibration_en.json
 """
 
@@ -27,6 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from calibrate_swap_check import ROOT, judged_swaps, write  # noqa: E402  (data_prep/, beside this script)
 
 LM = "lm-gemma-{lang}"
+# The blind readings of adversarial sets (--adversarial: synonyms said near a distractor), oldest first.
+ADVERSARIAL_READINGS = {"en": ("reading_2026-11-27zo_adv", "reading_2026-12-06v", "reading_2026-12-06u")}
+ADVERSARIAL_PRECISION = 2 / 3
 
 
 def cut_for(totals: list[float], good: list[bool], below_at_most: float = 0.5) -> float:
@@ -43,6 +53,18 @@ def cut_for(totals: list[float], good: list[bool], below_at_most: float = 0.5) -
         if nxt > t and n_good / below < below_at_most:
             best = (t + nxt) / 2
     return best
+
+
+def cut_for_precision(totals: list[float], good: list[bool], at_least: float) -> float:
+    """The lowest cut at which the swaps at or above it are good at least ``at_least`` of the time (+inf when
+    none is)."""
+    ranked = sorted(zip(totals, good, strict=True))
+    n_good, n = sum(good), len(ranked)
+    for i, (t, g) in enumerate(ranked):
+        if (i == 0 or ranked[i - 1][0] < t) and n_good / (n - i) >= at_least:
+            return (ranked[i - 1][0] + t) / 2 if i else t
+        n_good -= g
+    return float("inf")
 
 
 def summary(items: list[dict], check: float, cut: float) -> dict:
@@ -99,6 +121,25 @@ def main() -> None:
         report["uses"][use] = {"swap_threshold": check, "threshold": round(cut, 2),
                                "calibration": summary(items, check, cut),
                                "heldout": summary(heldout, check, cut) if heldout else None}  # fmt: skip
+    adversarial = [x for x in every if x["reading"] in ADVERSARIAL_READINGS.get(args.lang, ())]
+    if adversarial:
+        fit = [x for x in adversarial if x["reading"] != ADVERSARIAL_READINGS[args.lang][-1]]
+        held = [x for x in adversarial if x["reading"] == ADVERSARIAL_READINGS[args.lang][-1]]
+        cut = cut_for_precision([x["total"] for x in adversarial], [x["good"] for x in adversarial],
+                                ADVERSARIAL_PRECISION)  # fmt: skip
+        fit_cut = cut_for_precision(
+            [x["total"] for x in fit], [x["good"] for x in fit], ADVERSARIAL_PRECISION
+        )
+        thresholds["adversarial"] = round(cut, 2)
+        report["uses"]["adversarial"] = {
+            "calibrated_on": f"{len(adversarial)} judged swaps of the adversarial readings "
+                             f"({', '.join(ADVERSARIAL_READINGS[args.lang])})",
+            "rule": f"the lowest cut whose kept swaps are judged good at least {ADVERSARIAL_PRECISION:.3f}",
+            "threshold": round(cut, 2),
+            "calibration": summary(adversarial, float("-inf"), cut),  # every one passed the swap check
+            "heldout": {"fitted_without": ADVERSARIAL_READINGS[args.lang][-1], "threshold": round(fit_cut, 2),
+                        **summary(held, float("-inf"), fit_cut)},
+        }  # fmt: skip
     report["thresholds"] = thresholds
     report["items"] = items
     report["heldout_items"] = heldout

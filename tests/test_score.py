@@ -124,3 +124,21 @@ def test_wmd_known_values():
         [(A, A), ("how can i learn python?", "how can i study python?"), (A, "why is the sky blue?")]
     )
     assert same == pytest.approx(1.0, abs=1e-6) and near > far
+
+
+def test_swap_fluency_cuts_per_use():
+    """data_prep/calibrate_swap_fluency.py: a test set's cut is the highest whose swaps below it read good less
+    than half the time; the adversarial use's the lowest whose swaps kept read good two times in three."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
+    from calibrate_swap_fluency import cut_for, cut_for_precision
+
+    totals = [-9.0, -7.0, -5.0, -3.0, -1.0, 1.0]
+    good = [False, True, False, False, True, True]
+    assert cut_for(totals, good) == 0.0  # below 0: 2 of 5 good; below 2: 3 of 6, not under a half
+    assert cut_for_precision(totals, good, 2 / 3) == -4.0  # kept from -3: 2 of 3; from -5: 2 of 4
+    assert cut_for_precision(totals, good, 0.55) == -8.0  # from -7: 3 of 5; all: 3 of 6
+    assert cut_for_precision(totals, good, 0.5) == -9.0  # every one kept
+    assert cut_for_precision([1.0, 2.0], [False, False], 0.5) == float("inf")
