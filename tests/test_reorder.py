@@ -227,6 +227,13 @@ def test_a_capitalised_title_is_asked_with_who(tagger):
     assert ("wh_relative", "Who was the Columbia President that went to Harvard?") in [
         (r.rule, r.text) for r in found
     ]
+    [found] = reorder(
+        ["What two Germans were known for creating exercises on apparatuses?"], "en"
+    )  # 2026-12-06x
+    assert (
+        "wh_relative",
+        "Who were the two Germans that were known for creating exercises on apparatuses?",
+    ) in [(r.rule, r.text) for r in found]
 
 
 INDIRECT = [

@@ -836,7 +836,10 @@ def _asker(toks: list[TaggedToken], k: int) -> str:
     # a capitalised title names a person too ("What Columbia President went to Harvard?" -> "Who was the
     # Columbia President that ...", reading 2026-11-27zj), but not "Doctor": a show's name (Doctor Who)
     title = toks[k - 1].tag in ("NNP", "NNPS") and word in _PEOPLE and word != "doctor"
-    return "Who" if people and (toks[k - 1].tag in ("NN", "NNS") or title) else "What"
+    # a people named by a plural proper noun in -ans ("What two Germans were known for ...?" -> "Who were the
+    # two Germans that ...", reading 2026-12-06x): Romans, Normans, Puritans, Americans
+    nation = toks[k - 1].tag == "NNPS" and len(word) > 5 and word.endswith("ans")
+    return "Who" if nation or people and (toks[k - 1].tag in ("NN", "NNS") or title) else "What"
 
 
 def _prep_relative(q: str, toks: list[TaggedToken]) -> str | None:
