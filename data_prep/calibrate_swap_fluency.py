@@ -35,6 +35,7 @@ from calibrate_swap_check import ROOT, judged_swaps, write  # noqa: E402  (data_
 
 LM = "lm-gemma-{lang}"
 # The blind readings of adversarial sets (--adversarial: synonyms said near a distractor), oldest first.
+# Reading 2026-12-07a read the set the cut fitted on these makes: it checks the cut, it is not one of them.
 ADVERSARIAL_READINGS = {"en": ("reading_2026-11-27zo_adv", "reading_2026-12-06v", "reading_2026-12-06u")}
 ADVERSARIAL_PRECISION = 2 / 3
 
