@@ -786,3 +786,21 @@ def test_passives_refuse_what_readers_rejected(tagger):
         "en",
     ) == ["What was built by the Romans in Britain?", None, None, None, None]
     assert _passives(["狗咬人怎么办"], "zh") == [None]  # English only
+
+
+def test_an_adjunct_is_not_moved_after_a_pronoun_that_refers_into_it(tagger):
+    """Reading 2026-12-07b: "What does it tend to actually be used for because word order is flexible in
+    Czech?" -- moved to the end, the phrase names what the pronoun before it stands for, too late."""
+    questions = [
+        "Because word order is flexible in Czech, what does it tend to actually be used for?",
+        "After the Rhine emerges from Lake Constance, what direction does it flow?",
+        "Since Luther believed that the Turks were sent by God, what was their purpose?",
+        "In addition to endowments and tuition, how do boarding schools cover their operating costs?",
+    ]
+    moved = [[r.text for r in rs if r.rule == "adjunct_to_end"] for rs in reorder(questions, "en")]
+    assert moved == [
+        [],
+        [],
+        [],
+        ["How do boarding schools cover their operating costs in addition to endowments and tuition?"],
+    ]

@@ -155,6 +155,10 @@ def _nominal_end(toks: list[TaggedToken], k: int) -> int:
     return k
 
 
+_PRONOUNS = frozenset(("he", "him", "she", "her", "it", "they", "them"))
+_POSSESSIVES = frozenset(("his", "its", "their"))
+
+
 def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
     """A phrase before the question's one comma goes after it ("Besides X, what ...?" -> "What ... besides
     X?"), when what follows the comma is a question of its own."""
@@ -176,9 +180,26 @@ def _adjunct_to_end(q: str, toks: list[TaggedToken]) -> str | None:
         return None  # "In 1990, the team won what?": the rest is no question of its own
     if any(t.text.lower() in _CLAUSE_WORDS | {"before", "after", "until"} for t in toks[c + 2 :]):
         return None  # "... before the final stadium was chosen in 2012?": the phrase would join that clause
+    if any(t.tag.startswith("NN") for t in toks[:c]) and _pronoun_before_a_noun(toks[c + 1 :]):
+        # "Because word order is flexible in Czech, what does it tend to be used for?": moved after the
+        # pronoun, the noun it refers to comes too late (reading 2026-12-07b)
+        return None
     head = _text(q, toks, c + 1, len(toks) - 1)
     adjunct = _lower_first(_text(q, toks, 0, c), toks)
     return f"{_upper_first(head)} {adjunct}?"
+
+
+def _pronoun_before_a_noun(toks: list[TaggedToken]) -> bool:
+    """Whether a pronoun in ``toks`` may stand for a noun that comes only after it: a personal pronoun ("what
+    direction does it flow"), or a possessive with no noun before it ("how do boarding schools cover their
+    costs" has one)."""
+    for k, t in enumerate(toks):
+        word = t.text.lower()
+        if word in _PRONOUNS:
+            return True
+        if word in _POSSESSIVES and not any(u.tag.startswith("NN") for u in toks[:k]):
+            return True
+    return False
 
 
 def _time_phrase_start(toks: list[TaggedToken]) -> int | None:
