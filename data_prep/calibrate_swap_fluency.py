@@ -124,8 +124,9 @@ def main() -> None:
                                "heldout": summary(heldout, check, cut) if heldout else None}  # fmt: skip
     adversarial = [x for x in every if x["reading"] in ADVERSARIAL_READINGS.get(args.lang, ())]
     if adversarial:
-        fit = [x for x in adversarial if x["reading"] != ADVERSARIAL_READINGS[args.lang][-1]]
-        held = [x for x in adversarial if x["reading"] == ADVERSARIAL_READINGS[args.lang][-1]]
+        last = ADVERSARIAL_READINGS[args.lang][-1]
+        fit = [x for x in adversarial if x["reading"] != last]
+        held = [x for x in adversarial if x["reading"] == last]
         cut = cut_for_precision([x["total"] for x in adversarial], [x["good"] for x in adversarial],
                                 ADVERSARIAL_PRECISION)  # fmt: skip
         fit_cut = cut_for_precision(
@@ -138,7 +139,7 @@ def main() -> None:
             "rule": f"the lowest cut whose kept swaps are judged good at least {ADVERSARIAL_PRECISION:.3f}",
             "threshold": round(cut, 2),
             "calibration": summary(adversarial, float("-inf"), cut),  # every one passed the swap check
-            "heldout": {"fitted_without": ADVERSARIAL_READINGS[args.lang][-1], "threshold": round(fit_cut, 2),
+            "heldout": {"fitted_without": last, "threshold": round(fit_cut, 2),
                         **summary(held, float("-inf"), fit_cut)},
         }  # fmt: skip
     report["thresholds"] = thresholds

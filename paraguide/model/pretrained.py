@@ -142,8 +142,8 @@ def _build_cache(base: NamedBase, package, chunks: list[Path], expected: str, fo
 
 
 def _check_room(base: NamedBase, where: Path, need: int) -> None:
-    # De-quantized float32 weights take about 4.5 times the 4-bit file (1.1 GB for Gemma 3 270M); say so before writing a byte,
-    # rather than fail half-way with safetensors' "No space left on device".
+    # De-quantized float32 weights take about 4.5 times the 4-bit file (1.1 GB for Gemma 3 270M): say so
+    # before writing a byte, rather than fail half-way with safetensors' "No space left on device".
     free = shutil.disk_usage(where).free
     if free < need:
         raise DataError(
