@@ -811,6 +811,26 @@ def test_named_base_is_assembled_once_and_cached(monkeypatch, tmp_path):
     assert not list((tmp_path / "cache").rglob("*.gguf"))  # the assembly served its turn: no second copy kept
 
 
+def test_named_base_drops_an_older_versions_leftover_assembly(monkeypatch, tmp_path):
+    """Versions before 2026-12-07 left the assembled GGUF beside the folder it built: the next use removes
+    it, and only when it is that file (another version's assembly, another hash, stays)."""
+    whole = b"GGUF" + bytes(range(256)) * 10
+    fake_base_package(monkeypatch, tmp_path, [whole], whole)
+
+    def dequantize(gguf, folder, base, sha):
+        folder.mkdir(parents=True)
+        (folder / "model.safetensors").write_bytes(b"")
+        (folder / "paraguide_base.json").write_text(json.dumps({"gguf_sha256": sha}))
+
+    monkeypatch.setattr(pretrained, "_dequantize", dequantize)
+    folder = pretrained.resolve_base("fake-base")
+    leftover = tmp_path / "cache" / "gguf" / "fake-model.gguf"
+    leftover.write_bytes(b"another version's file")
+    assert pretrained.resolve_base("fake-base") == folder and leftover.exists()
+    leftover.write_bytes(whole)
+    assert pretrained.resolve_base("fake-base") == folder and not leftover.exists()
+
+
 def test_named_base_without_room_to_dequantize_says_so_before_writing(monkeypatch, tmp_path):
     import shutil
     from collections import namedtuple

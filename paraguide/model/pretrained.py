@@ -99,6 +99,7 @@ def _named_base_folder(base: NamedBase) -> str:
     expected = package.EXPECTED_SHA256
     folder = cache_root() / f"{base.name}-{expected[:12]}"
     if _cached(folder):
+        _drop_leftover(cache_root() / "gguf" / package.MODEL_NAME, expected)
         return os.fspath(folder)
     # Several processes may ask at once (`accelerate launch`, parallel tests): one builds the cache while
     # the others wait, then find it built. The lock file is left behind; it is empty and harmless.
@@ -107,6 +108,13 @@ def _named_base_folder(base: NamedBase) -> str:
         if not _cached(folder):
             _build_cache(base, package, chunks, expected, folder)
     return os.fspath(folder)
+
+
+def _drop_leftover(gguf: Path, expected: str) -> None:
+    # Versions before 2026-12-07 kept the assembled GGUF (253 MB) beside the checkpoint folder it built.
+    # Removed only when it is that very file (same hash): another version's assembly is not ours to touch.
+    if gguf.is_file() and sha256_file(gguf) == expected:
+        gguf.unlink(missing_ok=True)
 
 
 def _cached(folder: Path) -> bool:
