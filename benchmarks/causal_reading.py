@@ -232,6 +232,9 @@ def make_sheet(args) -> None:
     key, item = {}, 0
     for lang in args.langs.split(","):
         pool = questions(lang, None, args.seed, args.zh_questions)
+        if args.exclude:  # questions a stage was trained on (data_prep/preference_corpus.py writes them)
+            seen = set(Path(args.exclude).read_text(encoding="utf-8").splitlines())
+            pool = [q for q in pool if q not in seen]
         source = load_source(SOURCES[lang], lang=lang)
         found = source.suggest(pool, top_k=1)
         # kind -> {question index: (suggestion, matched)}: the source's first suggestion, and (--guided-ranked)
@@ -400,6 +403,8 @@ def main(argv=None) -> int:
                    "swap check passes (--swap-check gemma-en at the test-set threshold), up to "
                    "--guided-suggestions of them, all their beams ranked together; kind guided-checked")  # fmt: skip
     s.add_argument("--no-free", action="store_true", help="no free rewrites: only the guided kinds")
+    s.add_argument("--exclude", help="a file of questions (one a line) the sample leaves out: those a compared "
+                   "stage was trained on")  # fmt: skip
     s.add_argument("--no-first", action="store_true",
                    help="no rewrites guided by the source's first suggestion (kind guided)")  # fmt: skip
     s.add_argument("--guided-placed", action="store_true",

@@ -378,6 +378,71 @@ def test_init_from_an_adapter_starts_where_it_ended(trained, tiny_base, train_fi
         train_causal(other)
 
 
+# (question, suggestion, matched, chosen, rejected): readers preferred the fronted object, which the
+# adapter of `trained` never writes.
+PAIRS = [
+    (
+        "who built the tower ?",
+        "constructed",
+        "built",
+        "the tower constructed who ?",
+        "who constructed the tower ?",
+    ),
+    (
+        "who built the bridge ?",
+        "constructed",
+        "built",
+        "the bridge constructed who ?",
+        "who constructed the bridge ?",
+    ),
+]
+
+
+def write_pairs(path, pairs=PAIRS):
+    rows = [
+        {"source": q, "suggestion": s, "matched": m, "chosen": c, "rejected": r} for q, s, m, c, r in pairs
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_dpo_learns_the_preferred_rewrite_and_keeps_its_vocabulary(trained, tiny_base, tmp_path):
+    from safetensors.torch import load_file
+
+    data = write_pairs(tmp_path / "pairs.jsonl")
+    config = tiny_config(data, tmp_path / "dpo", backbone=tiny_base, init_from=str(trained[0]), objective="dpo",
+                         heldout_file=str(data), max_steps=30, batch_size=2, eval_every=10, dpo_beta=0.5)  # fmt: skip
+    final = train_causal(config)
+    metrics = [json.loads(line) for line in (tmp_path / "dpo" / "metrics.jsonl").read_text().splitlines()]
+    assert [m["step"] for m in metrics] == [10, 20, 30]
+    assert metrics[-1]["heldout_accuracy"] == 1.0 and metrics[-1]["heldout_margin"] > 1.0
+    assert final["best"]["heldout_loss"] == min(m["heldout_loss"] for m in metrics)
+    para = Paraphraser.from_pretrained(tmp_path / "dpo", dtype="float32")
+    found = para.paraphrase(
+        [q for q, *_ in PAIRS], [s for _, s, *_ in PAIRS], matched=[m for _, _, m, *_ in PAIRS]
+    )
+    assert [r[0].text for r in found] == [c for *_, c, _ in PAIRS]
+    # the pairs hold no "large", "city" ...: the stage can still write every token its start could
+    start, stage = (load_file(f / "adapter.safetensors")["vocab_ids"] for f in (trained[0], tmp_path / "dpo"))
+    assert set(start.tolist()) <= set(stage.tolist())
+    assert "preference pairs (DPO)" in (tmp_path / "dpo" / "README.md").read_text()
+
+
+def test_dpo_needs_its_reference_adapter_and_pairs(trained, tiny_base, train_file, tmp_path):
+    from paraguide.errors import ParaguideError
+
+    pairs = write_pairs(tmp_path / "pairs.jsonl")
+    with pytest.raises(ParaguideError, match="--objective dpo needs --init-from"):
+        train_causal(tiny_config(pairs, tmp_path / "a", backbone=tiny_base, objective="dpo"))
+    # a file of examples, not of pairs
+    with pytest.raises(DataError, match=r"train\.jsonl:1 \[field chosen\]"):
+        train_causal(tiny_config(train_file, tmp_path / "b", backbone=tiny_base, objective="dpo",
+                                 init_from=str(trained[0])))  # fmt: skip
+    with pytest.raises(ParaguideError, match="--objective 'ppo': one of sft, dpo"):
+        train_causal(tiny_config(pairs, tmp_path / "c", backbone=tiny_base, objective="ppo"))
+
+
 def test_log_likelihood_prefers_the_paraphrase_it_learnt(trained, tiny_base):
     from transformers import AutoTokenizer
 

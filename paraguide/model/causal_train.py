@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
+import torch.nn.functional as F
 from tqdm.auto import tqdm
 
 from paraguide.data.fingerprint import fingerprints
@@ -58,6 +59,17 @@ class CausalTrainConfig:
         "the control code generation asks for, when the training rows carry control codes (their "
         "'control' field, data_prep/causal_corpus.py --controls), e.g. 'faithful, large'",
         None,
+    )
+    objective: str = option(
+        "sft: the next-token NLL of each row's target | dpo: preference pairs (rows with 'chosen' and "
+        "'rejected', data_prep/preference_corpus.py), against the adapter the run starts from (--init-from)",
+        "sft",
+    )
+    dpo_beta: float = option("dpo: how far from the starting adapter the pairs may pull (higher: less)", 0.1)
+    dpo_nll: float = option(
+        "dpo: weight of the chosen rewrite's per-token NLL added to the loss (as in RPO): the chosen "
+        "rewrites stay likely, not only likelier than the rejected",
+        0.2,
     )
     max_prompt_tokens: int = option("longest prompt in tokens", 96)
     max_target_tokens: int = option("longest paraphrase in tokens", 64)
@@ -106,7 +118,24 @@ class Example:
     target: list[int]
 
 
-def encode_rows(tokenizer, rows: list[dict], config: CausalTrainConfig) -> list[Example]:
+@dataclass
+class Pair:
+    """One encoded preference pair: a prompt and two rewrites of it, the one readers chose first."""
+
+    prompt: list[int]
+    copy: list[int]
+    chosen: list[int]
+    rejected: list[int]
+
+    def examples(self) -> tuple[Example, Example]:
+        return Example(self.prompt, self.copy, self.chosen), Example(self.prompt, self.copy, self.rejected)
+
+
+TEXTS = {"sft": ("source", "target"), "dpo": ("source", "chosen", "rejected")}
+
+
+def encode_rows(tokenizer, rows: list[dict], config: CausalTrainConfig) -> list[Example] | list[Pair]:
+    """Examples (``objective`` sft) or preference pairs (dpo), prompts as generation builds them."""
     out = []
     for r in rows:
         ids, copy = encode_prompt(
@@ -117,8 +146,16 @@ def encode_rows(tokenizer, rows: list[dict], config: CausalTrainConfig) -> list[
             config.max_prompt_tokens,
             r.get("control") or None,
         )
-        out.append(Example(ids, copy, encode_target(tokenizer, r["target"], config.max_target_tokens)))
+        targets = [
+            encode_target(tokenizer, r[k], config.max_target_tokens) for k in TEXTS[config.objective][1:]
+        ]
+        out.append(Example(ids, copy, *targets) if config.objective == "sft" else Pair(ids, copy, *targets))
     return out
+
+
+def examples_of(data: list) -> list[Example]:
+    """Every sequence the data scores: the examples, or each pair's chosen and rejected rewrites."""
+    return [e for d in data for e in (d.examples() if isinstance(d, Pair) else (d,))]
 
 
 def collate(examples: list[Example], pad_id: int) -> dict[str, torch.Tensor]:
@@ -154,13 +191,20 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     from accelerate.utils import set_seed
     from transformers import get_constant_schedule_with_warmup
 
+    from paraguide.errors import ParaguideError
+
+    if config.objective not in TEXTS:
+        raise ParaguideError(f"--objective {config.objective!r}: one of {', '.join(TEXTS)}")
+    if config.objective == "dpo" and not config.init_from:
+        raise ParaguideError("--objective dpo needs --init-from: the adapter it starts from is its reference")
     out = Path(config.output_dir)
     output = OutputDir.check(out, "train", resume=config.resume, overwrite=config.overwrite)
-    rows = read_examples(config.train_file)
+    texts = TEXTS[config.objective]
+    rows = read_examples(config.train_file, texts=texts)
     heldout_file = config.heldout_file or _default_heldout(config.train_file)
     if not config.heldout_file and not os.path.exists(heldout_file):
         heldout_file = None
-    heldout_rows = read_examples(heldout_file, allow_empty=True) if heldout_file else []
+    heldout_rows = read_examples(heldout_file, allow_empty=True, texts=texts) if heldout_file else []
     base_folder = resolve_base(config.backbone)
     output.identify(
         config.identity(),
@@ -181,12 +225,41 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     train_data = encode_rows(tokenizer, rows, config)
     heldout_data = encode_rows(tokenizer, heldout_rows[: config.eval_examples], config)
     del rows
-    vocab = output_vocabulary(train_data + heldout_data, tokenizer)
+    vocab = output_vocabulary(examples_of(train_data + heldout_data), tokenizer)
+    if config.init_from:  # a stage fine-tuned on a small corpus can still write what its start could
+        vocab = sorted(set(vocab) | set(_vocabulary_of(config.init_from)))
     model = build(base_folder, config.model_config(base_info(base_folder).get("gguf_sha256")), vocab)
     if config.init_from:
         _init_from(model, config.init_from)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model.to(device)
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=config.mixed_precision == "bf16")
+    pad = tokenizer.pad_token_id
+    if config.objective == "dpo":
+        # The reference is the adapter the run starts from: its log-probabilities, computed once here
+        # (before a checkpoint is resumed), are all DPO needs of it -- no second model in memory.
+        ref = reference_log_probs(model, train_data, pad, autocast)
+        ref_heldout = reference_log_probs(model, heldout_data, pad, autocast)
+
+        def loss_fn(batch):
+            return dpo_loss(model, batch, config.dpo_beta, config.dpo_nll)[0]
+
+        def make_batch(idx):
+            return pair_batch([train_data[j] for j in idx], ref[idx], pad)
+
+        def evaluate():
+            return heldout_preference(
+                model, heldout_data, ref_heldout, pad, autocast, config.dpo_beta, config.dpo_nll
+            )
+    else:
+        loss_fn = None
+
+        def make_batch(idx):
+            return collate([train_data[j] for j in idx], pad)
+
+        def evaluate():
+            return heldout_loss(model, heldout_data, tokenizer, autocast)
+
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=config.lr, weight_decay=0.0)
     scheduler = get_constant_schedule_with_warmup(optimizer, num_warmup_steps=config.warmup_steps)
@@ -201,8 +274,7 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     metrics_file = out / "metrics.jsonl"
     if output.resumed:
         _metrics_until(metrics_file, step)
-    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=config.mixed_precision == "bf16")
-    lengths = [len(e.prompt) + len(e.target) for e in train_data]
+    lengths = [len(e.prompt) + max(len(x.target) for x in examples_of([e])) for e in train_data]
     bar = tqdm(total=config.max_steps, initial=step, desc="train")
     started = time.perf_counter()
     stopped = False
@@ -210,8 +282,8 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     while step < config.max_steps and not stopped:
         batches = epoch_batches(lengths, config.batch_size, config.seed, epoch)
         for i in range(done_in_epoch, len(batches)):
-            batch = collate([train_data[j] for j in batches[i]], tokenizer.pad_token_id)
-            loss = train_step(model, batch, optimizer, scheduler, trainable, autocast)
+            batch = make_batch(batches[i])
+            loss = train_step(model, batch, optimizer, scheduler, trainable, autocast, loss_fn)
             step += 1
             done_in_epoch = i + 1
             bar.update(1)
@@ -224,7 +296,7 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
                 result = {
                     "step": step,
                     "train_loss": round(loss.item(), 4),
-                    **heldout_loss(model, heldout_data, tokenizer, autocast),
+                    **evaluate(),
                 }
                 with open(metrics_file, "a", encoding="utf-8") as f:
                     f.write(json.dumps(result) + "\n")
@@ -272,6 +344,17 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     return final
 
 
+def _vocabulary_of(folder: str) -> list[int]:
+    """The output vocabulary of an adapter (a folder, or gemma-en / gemma-zh)."""
+    from safetensors import safe_open
+
+    from paraguide.model.causal import ADAPTER_FILE
+    from paraguide.model.paraphraser import bundled_or_path
+
+    with safe_open(Path(bundled_or_path(folder), ADAPTER_FILE), framework="pt") as f:
+        return f.get_tensor("vocab_ids").tolist() if "vocab_ids" in set(f.keys()) else []
+
+
 def _init_from(model, folder: str) -> None:
     """The adapter's trained tensors (LoRA, copy head) put on a fresh model; the output vocabulary stays
     this corpus's. Another base, rank or head is refused with the file named."""
@@ -293,12 +376,12 @@ def _init_from(model, folder: str) -> None:
     model.load_trainable({k: v.float() for k, v in state.items()}, str(Path(folder, ADAPTER_FILE)))
 
 
-def train_step(model, batch: dict, optimizer, scheduler, trainable, autocast) -> torch.Tensor:
-    """One optimizer step on a collated batch (moved to the model's device): the loss, clipped gradients
-    (norm 1), AdamW, the schedule. Returns the loss."""
+def train_step(model, batch: dict, optimizer, scheduler, trainable, autocast, loss_fn=None) -> torch.Tensor:
+    """One optimizer step on a collated batch (moved to the model's device): the loss (``loss_fn``, default
+    the model's NLL), clipped gradients (norm 1), AdamW, the schedule. Returns the loss."""
     batch = {k: v.to(model.vocab_ids.device) for k, v in batch.items()}
     with autocast:
-        loss = model.loss(batch)
+        loss = (loss_fn or model.loss)(batch)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(trainable, 1.0)
     optimizer.step()
@@ -321,6 +404,76 @@ def heldout_loss(model, data: list[Example], tokenizer, autocast) -> dict:
             total += model.loss(batch).item() * count
         n += count
     return {"heldout_loss": round(total / max(n, 1), 4)}
+
+
+# --- preference pairs (DPO, Rafailov et al. 2023) ---------------------------------------------------------
+
+
+def pair_batch(pairs: list[Pair], ref: torch.Tensor, pad_id: int) -> dict[str, torch.Tensor]:
+    """The pairs' chosen rewrites, then their rejected ones, in one collated batch; ``ref`` (k, 2): their
+    reference log-probabilities, as ``ref`` (2k,) in the same order."""
+    chosen, rejected = zip(*(p.examples() for p in pairs), strict=True)
+    batch = collate([*chosen, *rejected], pad_id)
+    batch["ref"] = torch.cat([ref[:, 0], ref[:, 1]])
+    return batch
+
+
+def sequence_log_probs(model, batch: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B,) each row's summed log-probability of its target tokens, and (B,) how many there are."""
+    n = (batch["labels"] != -100).sum(-1)
+    return -model.loss(batch, per_example=True) * n, n
+
+
+def dpo_loss(model, batch: dict, beta: float, nll: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """DPO's loss on a :func:`pair_batch` (-log sigmoid of beta x how much more the model prefers the chosen
+    rewrite than the reference did), plus ``nll`` x the chosen rewrites' mean per-token NLL; and (k,) the
+    margins (> 0: the model prefers the chosen rewrite more than the reference did)."""
+    logp, n = sequence_log_probs(model, batch)
+    k = len(logp) // 2
+    reward = logp - batch["ref"]
+    margin = reward[:k] - reward[k:]
+    loss = -F.logsigmoid(beta * margin).mean()
+    if nll:
+        loss = loss + nll * (-logp[:k] / n[:k]).mean()
+    return loss, margin
+
+
+@torch.no_grad()
+def reference_log_probs(model, pairs: list[Pair], pad_id: int, autocast, chunk: int = 16) -> torch.Tensor:
+    """(N, 2): each pair's chosen and rejected log-probabilities under ``model`` as it is (eval mode)."""
+    model.eval()
+    out = []
+    for i in range(0, len(pairs), chunk):
+        batch = collate(examples_of(pairs[i : i + chunk]), pad_id)  # chosen, rejected, chosen, ...
+        batch = {k: v.to(model.vocab_ids.device) for k, v in batch.items()}
+        with autocast:
+            out.append(sequence_log_probs(model, batch)[0].float().view(-1, 2).cpu())
+    model.train()
+    return torch.cat(out) if out else torch.zeros((0, 2))
+
+
+@torch.no_grad()
+def heldout_preference(model, pairs, ref, pad_id, autocast, beta, nll, chunk: int = 16) -> dict:
+    """The held-out pairs' DPO loss (``heldout_loss``, what the best checkpoint is chosen by), the share
+    whose margin is positive (``heldout_accuracy``) and the mean margin."""
+    if not pairs:
+        return {}
+    model.eval()
+    total, margins = 0.0, []
+    for i in range(0, len(pairs), chunk):
+        part = pairs[i : i + chunk]
+        batch = {
+            k: v.to(model.vocab_ids.device) for k, v in pair_batch(part, ref[i : i + chunk], pad_id).items()
+        }
+        with autocast:
+            loss, margin = dpo_loss(model, batch, beta, nll)
+        total += loss.item() * len(part)
+        margins += margin.float().tolist()
+    return {
+        "heldout_loss": round(total / len(pairs), 4),
+        "heldout_accuracy": round(sum(m > 0 for m in margins) / len(margins), 4),
+        "heldout_margin": round(sum(margins) / len(margins), 4),
+    }
 
 
 # --- checkpoints: safetensors + JSON, never a pickle -------------------------------------------------
@@ -466,7 +619,7 @@ def model_card(config: CausalTrainConfig, base_folder: str, final: dict) -> str:
 LoRA adapters (r {config.lora_r}, alpha {config.lora_alpha}, all attention and MLP projections) and a
 pointer-generator copy head{"" if config.use_copy else " (switched off)"} over the base causal LM
 `{config.backbone}`{f" (GGUF SHA-256 {info['gguf_sha256']})" if info.get("gguf_sha256") else ""}, trained by
-`paraguide train` on {device}: {final["step"]} steps of {config.batch_size} examples; best held-out loss
+`paraguide train` on {device}: {final["step"]} steps of {config.batch_size} {"preference pairs (DPO)" if config.objective == "dpo" else "examples"}; best held-out loss
 {(final.get("best") or {}).get("heldout_loss")} at step {(final.get("best") or {}).get("step")}.
 
 Input: a prompt holding the suggestion, the phrase it replaces (when known) and the question; output: a

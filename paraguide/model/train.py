@@ -178,23 +178,26 @@ def run_inputs(config: TrainConfig, heldout_file: str | None) -> dict[str, dict]
     )
 
 
-def read_examples(path: str | os.PathLike, allow_empty: bool | None = None) -> list[dict]:
+def read_examples(
+    path: str | os.PathLike, allow_empty: bool | None = None, texts: tuple[str, ...] = ("source", "target")
+) -> list[dict]:
     """The rows of a ``paraguide prepare`` JSONL file; a missing or non-string ``source``, ``target``,
     ``suggestion`` (or ``matched``), a NUL character in one, or an empty ``source`` or ``target`` raises
     :class:`DataError` naming the line and field. A file without a row is a DataError too, unless
     ``allow_empty``; None (the default) allows it for a held-out split only (``*.heldout.jsonl[.gz]``,
     which ``prepare --heldout 0`` leaves empty): training data must hold an example, checked here before
-    a tokenizer is trained on it."""
+    a tokenizer is trained on it. ``texts``: the fields that must hold text (preference pairs: source,
+    chosen, rejected)."""
     rows = []
     for line, r in read_jsonl(path):
-        for key in ("source", "target", "suggestion", "matched"):
+        for key in (*texts, "suggestion", "matched"):
             value = r.get(key, "" if key == "matched" else None)
             if not isinstance(value, str):
                 problem = "non-string field" if key == "matched" else "missing or non-string field"
                 raise DataError(str(path), f"{problem} {key!r}", line=line, field=key)
             if "\x00" in value:
                 raise DataError(str(path), NUL_PROBLEM, line=line, field=key)
-            if key in ("source", "target") and not value.strip():
+            if key in texts and not value.strip():
                 raise DataError(str(path), f"empty {key}", line=line, field=key)
         rows.append(r)
     if allow_empty is None:
