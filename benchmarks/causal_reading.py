@@ -318,16 +318,19 @@ def make_sheet(args) -> None:
             lines += [f"## {lang}-{k + 1}", "", f"Original: {q}", ""]
             shown = {}  # --dedupe: text -> its item; the sheet shows no suggestion, so one text is one judgement
             for system, kind, text, s in rewrites:
+                # the phrase a guided prompt said the suggestion replaces ("Instead of:"), which a stage
+                # trained on the judgements (data_prep/preference_corpus.py) must be prompted with again
+                m = next((m for s2, m in guided.get(kind, {}).get(k, []) if s2 == s), "") if s else ""
                 if args.dedupe and text in shown:
                     key[shown[text]].setdefault("also", []).append(
-                        {"kind": kind, "system": system, "suggestion": s}
+                        {"kind": kind, "system": system, "suggestion": s, "matched": m}
                     )
                     continue
                 item += 1
                 shown[text] = str(item)
                 lines.append(f"- item {item}: {text}")
                 key[str(item)] = {"lang": lang, "kind": kind, "system": system, "original": q, "rewrite": text,
-                                  "suggestion": s, "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
+                                  "suggestion": s, "matched": m, "edit_rate": round(edit_rate(q, text, lang), 4)}  # fmt: skip
             lines.append("")
     p = paths(args.tag)
     write_sheet(str(p["sheet"]), str(p["key"]), lines, key)
