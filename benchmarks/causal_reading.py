@@ -310,6 +310,15 @@ def make_sheet(args) -> None:
                     written[name, kind] = {
                         k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
                     }
+                    # --top: the next distinct rewrites of each prompt, as NAME#2, NAME#3 ...
+                    nth = {}  # k -> [(text, its suggestion), ...], each text once, in rank order
+                    for k, cs in zip(at, chosen, strict=True):
+                        distinct = {}
+                        for c in cs:
+                            distinct.setdefault(c.text, c.suggestion)
+                        nth[k] = list(distinct.items())
+                    for j in range(1, args.top):
+                        written[f"{name}#{j + 1}", kind] = {k: nth[k][j] for k in at if len(nth[k]) > j}
         for k, q in enumerate(qs):
             rewrites = [(system, kind, *texts[k]) for (system, kind), texts in written.items() if k in texts]
             if not rewrites:
@@ -398,6 +407,10 @@ def main(argv=None) -> int:
         help="show a rewrite that several systems wrote of one question once (scored for each)",
     )
     s.add_argument("--rerank-beams", type=int, default=8, help="beams (and candidates) for --rerank")
+    s.add_argument("--top", type=int, default=1,
+                   help="with --rerank: each ranking's first N distinct rewrites of a prompt (NAME#2 ... for the "
+                   "others): judged side by side, they make preference pairs (data_prep/preference_corpus.py); "
+                   "use one suggestion per question (--guided-suggestions 1) so that they share a prompt")  # fmt: skip
     s.add_argument("--guided-ranked", action="store_true",
                    help="English: also n rewrites guided by the synonym the default would put in place "
                    "(ranked by all-MiniLM-L6-v2, >= 0.96) rather than the source's first; kind guided-ranked")  # fmt: skip
