@@ -1125,3 +1125,33 @@ def test_base_tokenizer_is_read_once_and_each_caller_gets_its_own_copy(tmp_path,
     assert second.padding_side == "right"  # a caller's setting stays its own
     make_tiny_causal(folder, ["which city"])  # the folder rewritten in place: read again
     assert len(pretrained.base_tokenizer(folder)) != len(first) and len(reads) == 2
+
+
+def test_preference_corpus_pairs_a_prompts_good_rewrites_with_its_bad_ones():
+    """data_prep/preference_corpus.py: within one prompt (question, suggestion, replaced phrase), each
+    rewrite judged good that changes enough of the question is paired with each judged not good; a good
+    one-word change is no chosen side, a text judged both ways no side at all, and another prompt's
+    rewrites never pair with these."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
+    import preference_corpus
+
+    q = "Where is the Tower of Hercules located?"
+
+    def item(p, good, s="", m=""):
+        return {"tag": "t", "q": q, "p": p, "s": s, "m": m, "good": good}
+
+    items = [
+        item("In which place is the Tower of Hercules located?", True),
+        item("Where is the Tower of Hercules?", True),  # good, but edit rate 1/8 < 0.14: no chosen side
+        item("Where is Hercules located?", False),
+        item("Where was the Tower of Hercules located?", False),
+        item("Where was the Tower of Hercules located?", True),  # judged both ways: no side
+        item("Where is the Tower of Hercules situated?", False, "situated", "located"),  # another prompt
+    ]
+    rows = preference_corpus.pairs(items, min_edit=0.14)
+    assert [(r["chosen"], r["rejected"]) for r in rows] == [
+        ("In which place is the Tower of Hercules located?", "Where is Hercules located?")
+    ]
+    assert rows[0]["source"] == q and rows[0]["suggestion"] == "" and rows[0]["matched"] == ""
+    assert preference_corpus.held_out(q, 0.5) == preference_corpus.held_out(q, 0.5)
+    assert not preference_corpus.held_out(q, 0.0) and preference_corpus.held_out(q, 1.0)
