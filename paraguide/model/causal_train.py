@@ -356,8 +356,9 @@ def _vocabulary_of(folder: str) -> list[int]:
 
 
 def _init_from(model, folder: str) -> None:
-    """The adapter's trained tensors (LoRA, copy head) put on a fresh model; the output vocabulary stays
-    this corpus's. Another base, rank or head is refused with the file named."""
+    """The adapter's trained tensors (LoRA, copy head) put on a fresh model, whose output vocabulary is
+    this corpus's joined to the adapter's (:func:`train_causal`). Another base, rank or head is refused with
+    the file named."""
     from safetensors.torch import load_file
 
     from paraguide.errors import DataError
