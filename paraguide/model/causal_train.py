@@ -226,11 +226,14 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     heldout_data = encode_rows(tokenizer, heldout_rows[: config.eval_examples], config)
     del rows
     vocab = output_vocabulary(examples_of(train_data + heldout_data), tokenizer)
-    if config.init_from:  # a stage fine-tuned on a small corpus can still write what its start could
-        vocab = sorted(set(vocab) | set(_vocabulary_of(config.init_from)))
-    model = build(base_folder, config.model_config(base_info(base_folder).get("gguf_sha256")), vocab)
+    model_config = config.model_config(base_info(base_folder).get("gguf_sha256"))
     if config.init_from:
-        _init_from(model, config.init_from)
+        start, start_file = _start_state(config.init_from, model_config)
+        # a stage fine-tuned on a small corpus can still write every token its start could
+        vocab = sorted(set(vocab) | set(start.pop("vocab_ids", torch.zeros(0, dtype=torch.long)).tolist()))
+    model = build(base_folder, model_config, vocab)
+    if config.init_from:
+        model.load_trainable(start, start_file)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model.to(device)
     autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=config.mixed_precision == "bf16")
@@ -344,37 +347,24 @@ def train_causal(config: CausalTrainConfig, on_step=None) -> dict:
     return final
 
 
-def _vocabulary_of(folder: str) -> list[int]:
-    """The output vocabulary of an adapter (a folder, or gemma-en / gemma-zh)."""
-    from safetensors import safe_open
-
-    from paraguide.model.causal import ADAPTER_FILE
-    from paraguide.model.paraphraser import bundled_or_path
-
-    with safe_open(Path(bundled_or_path(folder), ADAPTER_FILE), framework="pt") as f:
-        return f.get_tensor("vocab_ids").tolist() if "vocab_ids" in set(f.keys()) else []
-
-
-def _init_from(model, folder: str) -> None:
-    """The adapter's trained tensors (LoRA, copy head) put on a fresh model, whose output vocabulary is
-    this corpus's joined to the adapter's (:func:`train_causal`). Another base, rank or head is refused with
-    the file named."""
+def _start_state(folder: str, ours: CausalConfig) -> tuple[dict[str, torch.Tensor], str]:
+    """An adapter's trained tensors (LoRA, copy head, and its output vocabulary as ``vocab_ids``) and the
+    file they came from, to go on from (``--init-from``). Another base, rank or head is refused with the
+    file named."""
     from safetensors.torch import load_file
 
     from paraguide.errors import DataError
-    from paraguide.model.causal import ADAPTER_FILE, CausalConfig
+    from paraguide.model.causal import ADAPTER_FILE
     from paraguide.model.paraphraser import bundled_or_path
 
     folder = bundled_or_path(folder)  # a bundled adapter by name: gemma-en, gemma-zh
     theirs = CausalConfig.load(folder)
-    ours = model.config
     for name in ("base", "lora_r", "lora_alpha", "lora_targets", "use_copy"):
         if getattr(theirs, name) != getattr(ours, name):
             raise DataError(str(Path(folder, "config.json")),
                             f"--init-from adapter has {name} {getattr(theirs, name)!r}, this run {getattr(ours, name)!r}")  # fmt: skip
-    state = load_file(Path(folder, ADAPTER_FILE))
-    state.pop("vocab_ids", None)
-    model.load_trainable({k: v.float() for k, v in state.items()}, str(Path(folder, ADAPTER_FILE)))
+    path = Path(folder, ADAPTER_FILE)
+    return {k: v if k == "vocab_ids" else v.float() for k, v in load_file(path).items()}, str(path)
 
 
 def train_step(model, batch: dict, optimizer, scheduler, trainable, autocast, loss_fn=None) -> torch.Tensor:

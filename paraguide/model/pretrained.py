@@ -113,8 +113,17 @@ def _named_base_folder(base: NamedBase) -> str:
 def _drop_leftover(gguf: Path, expected: str) -> None:
     # Versions before 2026-12-07 kept the assembled GGUF (253 MB) beside the checkpoint folder it built.
     # Removed only when it is that very file (same hash): another version's assembly is not ours to touch.
-    if gguf.is_file() and sha256_file(gguf) == expected:
+    try:
+        st = gguf.stat()
+    except FileNotFoundError:
+        return
+    if _hashes_to(os.fspath(gguf), st.st_size, st.st_mtime_ns, expected):
         gguf.unlink(missing_ok=True)
+
+
+@functools.cache  # a build resolves the base several times: a file that stays is hashed once
+def _hashes_to(path: str, size: int, mtime_ns: int, expected: str) -> bool:
+    return sha256_file(path) == expected
 
 
 def _cached(folder: Path) -> bool:
