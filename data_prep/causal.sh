@@ -34,14 +34,18 @@ export NLTK_DATA=${NLTK_DATA:-$SHARED/nltk_data} HF_HUB_OFFLINE=1
 if [ "${PREF:-0}" = 1 ]; then
     # PREF=1: a DPO stage on the blind readers' own judgements (data_prep/preference_corpus.py: within a
     # prompt, each rewrite judged fluent and the same question that changes >= 0.14 of it against each judged
-    # not good, every causal reading in benchmarks/results; a tenth of the questions held out), from the
+    # not good, in the causal readings of benchmarks/results; a tenth of the questions held out), from the
     # bundled English adapter, which is also its reference; kept at the lowest held-out DPO loss.
     # runs/gemma-en-dpo; run again with a larger STEPS and it resumes (docs/paraphraser.md).
-    [ -s "$OUT/pref/train.jsonl" ] || python data_prep/preference_corpus.py --out "$OUT/pref/train.jsonl"
+    # The pairs of the 17 readings through 2026-12-06a (1,127), as the stage was trained; THROUGH=TAG takes
+    # the readings up to another one (PREF_OUT names its corpus folder).
+    PREF_OUT=${PREF_OUT:-pref}
+    [ -s "$OUT/$PREF_OUT/train.jsonl" ] || python data_prep/preference_corpus.py --out "$OUT/$PREF_OUT/train.jsonl" \
+        --through "${THROUGH:-2026-12-06a}"
     PREF_MODEL=${PREF_MODEL:-runs/gemma-en-dpo}
     RESUME=()
     [ -f "$PREF_MODEL/run.json" ] && RESUME=(--resume)
-    paraguide train-causal --objective dpo --train-file "$OUT/pref/train.jsonl" --output-dir "$PREF_MODEL" \
+    paraguide train-causal --objective dpo --train-file "$OUT/$PREF_OUT/train.jsonl" --output-dir "$PREF_MODEL" \
         --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --warmup-steps 10 --max-steps "${STEPS:-280}" \
         --save-every 20 --eval-every 20 --eval-examples 200 --mixed-precision "$PRECISION" "${RESUME[@]}"
     exit 0

@@ -1,6 +1,7 @@
 """Preference pairs for the English paraphraser from the blind readings of its raw rewrites.
 
-    python data_prep/preference_corpus.py --out runs/pref/train.jsonl [--min-edit 0.14] [--heldout 0.1]
+    python data_prep/preference_corpus.py --out runs/pref/train.jsonl [--min-edit 0.14] [--heldout 0.1] \
+        [--through 2026-12-07g | --tag TAG ...]
 
 Every English rewrite judged in ``benchmarks/results/causal_reading_<tag>_*`` (blind readers: fluent,
 same question and answer) is grouped by its prompt (question, suggestion, replaced phrase). Within a
@@ -10,7 +11,8 @@ measure: a rewrite, not a copy) is paired with each judged not good: ``{"source"
 seeded ``--heldout`` share of the questions go to ``<out stem>.heldout.jsonl``, so that held-out
 preference accuracy is measured on questions the stage never saw. The questions themselves are written to
 ``<out stem>.questions.txt``: a later reading must not judge rewrites of them
-(``benchmarks/causal_reading.py --exclude``).
+(``benchmarks/causal_reading.py --exclude``). ``--through TAG`` takes the readings up to that one, so that a
+stage trained on them is made again from the same pairs after later readings land.
 """
 
 from __future__ import annotations
@@ -29,10 +31,15 @@ from rewrite_ranking import judged  # noqa: E402
 RESULTS = HERE.parent / "benchmarks" / "results"
 
 
-def reading_tags() -> list[str]:
-    """Every causal reading with judgements, oldest first."""
-    return sorted(p.name[len("causal_reading_") : -len("_judgements.tsv")]
+def reading_tags(through: str | None = None) -> list[str]:
+    """Every causal reading with judgements, oldest first; with ``through``, those up to that tag."""
+    tags = sorted(p.name[len("causal_reading_") : -len("_judgements.tsv")]
                   for p in RESULTS.glob("causal_reading_*_judgements.tsv"))  # fmt: skip
+    if through is None:
+        return tags
+    if through not in tags:
+        raise SystemExit(f"--through {through}: no {RESULTS}/causal_reading_{through}_judgements.tsv")
+    return tags[: tags.index(through) + 1]
 
 
 def pairs(items: list[dict], min_edit: float) -> list[dict]:
@@ -64,10 +71,12 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="train JSONL; .heldout.jsonl and .questions.txt beside it")
     ap.add_argument("--min-edit", type=float, default=0.14, help="token edit rate a chosen rewrite reaches")
     ap.add_argument("--heldout", type=float, default=0.1, help="share of the questions held out")
-    ap.add_argument("--tag", action="append", help="readings to use (default: every one)")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--tag", action="append", help="readings to use (default: every one)")
+    which.add_argument("--through", help="the readings up to and including this tag, oldest first")
     args = ap.parse_args(argv)
 
-    tags = args.tag or reading_tags()
+    tags = args.tag or reading_tags(args.through)
     items = judged(tags)
     rows = pairs(items, args.min_edit)
     out = Path(args.out)

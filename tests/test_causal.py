@@ -1155,3 +1155,19 @@ def test_preference_corpus_pairs_a_prompts_good_rewrites_with_its_bad_ones():
     assert rows[0]["source"] == q and rows[0]["suggestion"] == "" and rows[0]["matched"] == ""
     assert preference_corpus.held_out(q, 0.5) == preference_corpus.held_out(q, 0.5)
     assert not preference_corpus.held_out(q, 0.0) and preference_corpus.held_out(q, 1.0)
+
+
+def test_preference_corpus_through_a_reading_takes_the_readings_up_to_it():
+    """``--through TAG``: the readings up to and including TAG, oldest first, so a stage is made again
+    from the same pairs after later readings land; a tag with no judgements is an error naming the file."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data_prep"))
+    import preference_corpus
+
+    every = preference_corpus.reading_tags()
+    if len(every) < 2:
+        pytest.skip("fewer than two causal readings under benchmarks/results")
+    assert every == sorted(every)
+    assert preference_corpus.reading_tags(every[1]) == every[:2]
+    assert preference_corpus.reading_tags(every[-1]) == every
+    with pytest.raises(SystemExit, match="causal_reading_1999-01-01z_judgements.tsv"):
+        preference_corpus.reading_tags("1999-01-01z")
