@@ -36,7 +36,7 @@ if [ "${PREF:-0}" = 1 ]; then
     # prompt, each rewrite judged fluent and the same question that changes >= 0.14 of it against each judged
     # not good, in the causal readings of benchmarks/results; a tenth of the questions held out), from the
     # bundled English adapter, which is also its reference; kept at the lowest held-out DPO loss.
-    # The 21 readings through 2026-12-07g (1,575 pairs), 260 steps of 8 (best at 220; read 2026-12-07h/i):
+    # The 21 readings through 2026-12-07g (1,575 pairs), 260 steps of 8 (best at 220; read 2026-12-07h):
     # runs/gemma-en-dpo-all, 35 minutes in float32 on 2 AVX2 cores. The first stage (read 2026-12-07d-g):
     # PREF=1 THROUGH=2026-12-06a STEPS=280 PREF_OUT=pref PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md).
     # Run again with a larger STEPS and it resumes.
