@@ -38,15 +38,16 @@ if [ "${PREF:-0}" = 1 ]; then
     # bundled English adapter, which is also its reference; kept at the lowest held-out DPO loss.
     # The 21 readings through 2026-12-07g (1,575 pairs), 260 steps of 8 (best at 220; read 2026-12-07h):
     # runs/gemma-en-dpo-all, 35 minutes in float32 on 2 AVX2 cores. The first stage (read 2026-12-07d-g):
-    # PREF=1 THROUGH=2026-12-06a STEPS=280 PREF_OUT=pref PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md).
+    # PREF=1 THROUGH=2026-12-06a STEPS=280 PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md). The pairs are
+    # kept per THROUGH ($OUT/pref-TAG), so another THROUGH never trains on a corpus made for the last one.
     # Run again with a larger STEPS and it resumes.
-    PREF_OUT=${PREF_OUT:-pref-all}
-    [ -s "$OUT/$PREF_OUT/train.jsonl" ] || python data_prep/preference_corpus.py --out "$OUT/$PREF_OUT/train.jsonl" \
-        --through "${THROUGH:-2026-12-07g}"
+    THROUGH=${THROUGH:-2026-12-07g}
+    PREF_CORPUS="$OUT/pref-$THROUGH/train.jsonl"
+    [ -s "$PREF_CORPUS" ] || python data_prep/preference_corpus.py --out "$PREF_CORPUS" --through "$THROUGH"
     PREF_MODEL=${PREF_MODEL:-runs/gemma-en-dpo-all}
     RESUME=()
     [ -f "$PREF_MODEL/run.json" ] && RESUME=(--resume)
-    paraguide train-causal --objective dpo --train-file "$OUT/$PREF_OUT/train.jsonl" --output-dir "$PREF_MODEL" \
+    paraguide train-causal --objective dpo --train-file "$PREF_CORPUS" --output-dir "$PREF_MODEL" \
         --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --warmup-steps 10 --max-steps "${STEPS:-260}" \
         --save-every 20 --eval-every 20 --eval-examples 200 --mixed-precision "$PRECISION" "${RESUME[@]}"
     exit 0
