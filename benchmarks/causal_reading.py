@@ -158,6 +158,19 @@ def _guided(model, qs: list[str], at: dict[int, list[tuple[str, str]]], **decode
     return [[c for _ in options for c in next(beams)] for options in at.values()]
 
 
+def most_probable(cands: list[list], n: int) -> list[list]:
+    """Each question's candidates cut to the ``n`` most probable beams of each prompt (suggestion), in
+    their order: the n-best of a wider beam search, so that one sheet can read what more beams buy."""
+    out = []
+    for cs in cands:
+        kept = set()
+        for s in dict.fromkeys(c.suggestion for c in cs):
+            mine = [i for i, c in enumerate(cs) if c.suggestion == s]
+            kept.update(sorted(mine, key=lambda i: -cs[i].score)[:n])
+        out.append([c for i, c in enumerate(cs) if i in kept])
+    return out
+
+
 @functools.cache
 def _pretrained_fluency(lang: str):
     from paraguide.score.fluency import BUNDLED, FluencyScorer
@@ -283,7 +296,7 @@ def make_sheet(args) -> None:
                 beams[kind] = (list(at), _guided(model, qs, at, num_beams=nb, num_return_sequences=nb))
             for spec in args.rerank:
                 name, _, weights = spec.partition("=")
-                weight, fluent, checks = (weights.split(":") + ["", ""])[:3]
+                weight, fluent, checks, first = (weights.split(":") + ["", "", ""])[:4]
                 name = name if system == "base" else f"{name}-{system}"
                 if weight == "learnt":
                     learnt = json.loads(Path(fluent).read_text(encoding="utf-8"))["learnt_model"]
@@ -293,6 +306,8 @@ def make_sheet(args) -> None:
                     weight=float(weight or 1) if weight != "learnt" else 1.0,
                 )
                 for kind, (at, cands) in beams.items():
+                    if first:  # NAME=WEIGHT:F:CHECKS:N: only each prompt's N most probable beams compete
+                        cands = most_probable(cands, int(first))
                     matched = (
                         {(qs[k], s): m for k in at for s, m in guided[kind][k]} if kind in guided else {}
                     )
@@ -400,7 +415,8 @@ def main(argv=None) -> int:
                    help="also the base adapter's n-best (--rerank-beams) chosen by round trip with this weight "
                    "on the backward score (paraguide.model.rerank; 0: the most probable that changes "
                    "--min-edit), and FLUENCY x the pretrained LM's fluency of the rewrite, the beams that pass the "
-                   "text-only meaning checks first with :keeps; scored apart as @NAME")  # fmt: skip
+                   "text-only meaning checks first with :keeps, only each prompt's N most probable of the beams with :N "
+                   "(NAME=1:1:keeps:8 beside --rerank-beams 16); scored apart as @NAME")  # fmt: skip
     s.add_argument(
         "--dedupe",
         action="store_true",

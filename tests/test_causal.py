@@ -480,6 +480,20 @@ def test_round_trip_selection_ranks_its_own_beams(trained, tiny_base):
     with pytest.raises(ValueError, match="select must be 'beam' or 'round-trip'"):
         para.paraphrase(questions, select="roundtrip")
 
+    # the caller's checks and bonus go to the round trip as they are (--select checked brings them)
+    def keeps(qs, cands):
+        return ["tower" in c.text for c in cands]
+
+    def bonus(texts):
+        return [0.1 * len(t) for t in texts]
+
+    expected = round_trip(para, questions, beams, min_edit=0.3, keeps=keeps, bonus=bonus)
+    found = para.paraphrase(questions, suggestions, num_beams=4, num_return_sequences=4, select="round-trip",
+                            min_edit=0.3, keeps=keeps, bonus=bonus)  # fmt: skip
+    assert found == expected
+    with pytest.raises(ValueError, match="use them with select='round-trip'"):
+        para.paraphrase(questions, keeps=keeps)
+
 
 def test_paraphraser_likelihood_is_zero_for_a_copy_and_prefers_what_it_learnt(trained):
     """The swap check's scorer: LL(candidate | question) - LL(question | question) from an adapter folder;

@@ -86,3 +86,37 @@ def test_the_beams_that_keep_the_question_come_first_with_the_pipelines_checks()
     # ... with them, among those that change enough, the ones that keep it first, then by score
     ranked = round_trip(para, [q], options, keeps=keeps)[0]
     assert [c.text for c in ranked] == [keep.text, why.text, copy.text, lost.text]  # "rail" lost: 1 of 8
+
+
+def test_a_bonus_joins_the_score_of_the_candidates_it_ranks_and_is_asked_once_per_text():
+    para = Backward(BACK)
+    asked = []
+
+    def bonus(texts):  # e.g. a pretrained LM's fluency: here the deep rewrite reads much worse
+        asked.append(list(texts))
+        return [-1.0 if t == DEEP.text else 0.0 for t in texts]
+
+    ranked = round_trip(para, [Q, Q], [[COPY, SHORT, DEEP, LOST], [DEEP]], bonus=bonus)
+    # -1.0 - 1.0 for the deep one now loses to -0.25 - 1.1; the bonus is added to each combined score
+    assert [c.text for c in ranked[0]] == [SHORT.text, DEEP.text, LOST.text, COPY.text]
+    assert [c.score for c in ranked[0]] == pytest.approx([-1.35, -2.0, -2.8, -0.2])
+    assert asked == [[COPY.text, SHORT.text, DEEP.text, LOST.text]]
+    # with top, only the candidates of the groups the first places come from are asked about
+    asked.clear()
+    round_trip(para, [Q], [[COPY, SHORT, DEEP]], bonus=bonus, top=1)
+    assert asked == [[SHORT.text, DEEP.text]]
+
+
+def test_the_paraphrase_jobs_checks_take_each_questions_language_and_the_replaced_phrase():
+    from paraguide.data.questions import QuestionInput
+    from paraguide.pipeline.jobs import meaning_checks
+
+    q, zh = "Where is the tower located?", "北京有什么好玩的地方？"
+    keeps = meaning_checks([QuestionInput(q, "situated", "located"), QuestionInput(zh)])
+    cands = [
+        Paraphrase("Where is the tower situated?", -0.1, "situated", True),  # the replaced phrase may go
+        Paraphrase("Where is the tower?", -0.1, "", True),  # free: "located" lost
+        Paraphrase("北京有啥好玩的地方？", -0.1, "", True),
+        Paraphrase("上海有啥好玩的地方？", -0.1, "", True),  # 北京 lost, 上海 from nowhere
+    ]
+    assert keeps([q, q, zh, zh], cands) == [True, False, True, False]

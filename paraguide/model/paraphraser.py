@@ -7,7 +7,7 @@ is one, and returned in input order. No suggestion (None or "") means the empty 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
@@ -342,6 +342,8 @@ class CausalParaphraser:
         control: str | None = None,
         select: str = "beam",
         min_edit: float = 0.14,
+        keeps: Callable | None = None,
+        bonus: Callable | None = None,
     ) -> list[list[Paraphrase]]:
         """As :meth:`Paraphraser.paraphrase`: beam search, or with ``do_sample`` ``num_return_sequences``
         distinct nucleus samples (``temperature``, ``top_p``; seeded by ``seed``: the same call gives the
@@ -349,7 +351,9 @@ class CausalParaphraser:
         with them; default: its config's, e.g. "faithful, large"). ``select="round-trip"``: all beams (or
         samples) ranked by :func:`paraguide.model.rerank.round_trip` instead -- those that change at least
         ``min_edit`` of the question's tokens first, by how probable the rewrite is and how well the
-        question is written back from it; each ``score`` is that sum."""
+        question is written back from it; each ``score`` is that sum. ``keeps`` and ``bonus``: round
+        trip's (checks of meaning ranked first, another score added), which the caller brings: the model
+        does not know the filters (``paraguide.pipeline.jobs.ParaphraseJob``'s ``--select checked``)."""
         from paraguide.model.causal import encode_prompt
         from paraguide.model.causal_beam import beam_search, sample
 
@@ -407,7 +411,10 @@ class CausalParaphraser:
                     candidates.sort(key=lambda p: not p.includes_suggestion)
                 results[i] = candidates if select == "round-trip" else candidates[:num_return_sequences]
         if select == "round-trip":
-            results = round_trip(
-                self, questions, results, min_edit=min_edit, batch_size=batch_size, top=num_return_sequences
+            results = round_trip(self, questions, results, min_edit=min_edit, batch_size=batch_size,
+                                 top=num_return_sequences, keeps=keeps, bonus=bonus)  # fmt: skip
+        elif keeps is not None or bonus is not None:
+            raise ValueError(
+                "keeps and bonus rank the beams by round trip: use them with select='round-trip'"
             )
         return results

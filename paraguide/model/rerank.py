@@ -40,6 +40,7 @@ def round_trip(
     batch_size: int = 32,
     keeps: Callable[[Sequence[str], Sequence], Sequence[bool]] | None = None,
     top: int | None = None,
+    bonus: Callable[[Sequence[str]], Sequence[float]] | None = None,
 ) -> list[list]:
     """Each question's ``candidates`` (a :class:`~paraguide.model.paraphraser.CausalParaphraser`'s n-best
     or samples) ranked as the module says: those that use the suggestion (where any does) and change at
@@ -52,7 +53,10 @@ def round_trip(
     fails -- it ranks, it never rejects.
     The model itself does not know the filters: the caller brings them (``paraguide.score.filters``).
     ``top``: only each question's first ``top`` are wanted (and returned); the backward pass, the costly
-    part, then scores only the groups those places can come from -- the same first ``top``, found faster."""
+    part, then scores only the groups those places can come from -- the same first ``top``, found faster.
+    ``bonus``: another score of the rewrites' texts, ``bonus(texts) -> [float]``, added to each wanted
+    candidate's (e.g. a pretrained LM's fluency: among rewrites that keep the question, the ones that read
+    well first)."""
     if len(questions) != len(candidates):
         raise ValueError(f"{len(questions)} questions but {len(candidates)} candidate lists")
     flat = [(i, c) for i, cands in enumerate(candidates) for c in cands]
@@ -81,10 +85,13 @@ def round_trip(
     pairs = list(dict.fromkeys((c.text, questions[i]) for k, (i, c) in enumerate(flat) if wanted[k]))
     scores = paraphraser.log_likelihood([p[0] for p in pairs], [p[1] for p in pairs], batch_size=batch_size)
     back = dict(zip(pairs, scores, strict=True))
+    texts = list(dict.fromkeys(c.text for k, (_, c) in enumerate(flat) if wanted[k]))
+    extra = dict(zip(texts, bonus(texts), strict=True)) if bonus else {}
     ranked: list[list] = [[] for _ in questions]  # (group, candidate with its combined score)
     for k, (i, c) in enumerate(flat):
         if wanted[k]:
-            ranked[i].append((group[k], replace(c, score=c.score + weight * back[c.text, questions[i]])))
+            score = c.score + weight * back[c.text, questions[i]] + extra.get(c.text, 0.0)
+            ranked[i].append((group[k], replace(c, score=score)))
     for options in ranked:
         options.sort(key=lambda o: (*o[0], -o[1].score))
     return [[c for _, c in options][:top] for options in ranked]

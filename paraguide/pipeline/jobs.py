@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -16,7 +16,7 @@ from paraguide.data.pairs import Pair, read_pairs
 from paraguide.data.questions import QuestionInput, read_qa, read_questions
 from paraguide.model.rerank import MIN_EDIT, SELECTIONS
 from paraguide.options import option
-from paraguide.text.language import NO_WORD, has_word
+from paraguide.text.language import NO_WORD, has_cjk, has_word
 
 
 @contextmanager
@@ -193,6 +193,61 @@ def train_scorer(path: str, output_dir: str, config, fmt: str = "auto", overwrit
 # ---- the commands' options: one dataclass per job (the CLI's options are generated from them) --------
 
 
+PARAPHRASE_SELECTIONS = (*SELECTIONS, "checked")  # "checked": round trip with the checks and the fluency
+
+
+def _lang_of(question: str) -> str:
+    return "zh" if has_cjk(question) else "en"
+
+
+def meaning_checks(items: Sequence[QuestionInput]) -> Callable[[Sequence[str], Sequence], list[bool]]:
+    """Round trip's ``keeps`` for these inputs: :func:`paraguide.score.filters.keeps_meaning` (content,
+    scope and question words, names and numbers kept, well formed, still a question), each question in its
+    own language; the phrase each input's suggestion replaces may go."""
+    from paraguide.score.filters import keeps_meaning
+    from paraguide.text.normalize import normalize
+
+    # the candidates carry the suggestion as the paraphraser normalised it
+    replaced = {(it.question, normalize(it.suggestion)): it.replaces or "" for it in items if it.suggestion}
+
+    def keeps(questions: Sequence[str], candidates: Sequence) -> list[bool]:
+        out = [False] * len(questions)
+        for lang in ("en", "zh"):
+            at = [i for i, q in enumerate(questions) if _lang_of(q) == lang]
+            if at:
+                passed = keeps_meaning([questions[i] for i in at], [candidates[i].text for i in at],
+                                       [candidates[i].suggestion for i in at],
+                                       [replaced.get((questions[i], candidates[i].suggestion), "") for i in at],
+                                       lang=lang)  # fmt: skip
+                for i, ok in zip(at, passed, strict=True):
+                    out[i] = ok
+        return out
+
+    return keeps
+
+
+def pretrained_fluency(dtype: str = "auto") -> Callable[[Sequence[str]], list[float]]:
+    """Round trip's ``bonus``: each text's fluency under the bundled pretrained LM of its language (Gemma 3
+    270M's mean log-probability per token, ``paraguide/models/lm-gemma-LANG``), each LM loaded when a text
+    of its language first comes."""
+    from paraguide.score.fluency import BUNDLED, FluencyScorer
+
+    scorers = {}
+
+    def bonus(texts: Sequence[str]) -> list[float]:
+        out = [0.0] * len(texts)
+        for lang in ("en", "zh"):
+            at = [i for i, t in enumerate(texts) if _lang_of(t) == lang]
+            if at:
+                if lang not in scorers:
+                    scorers[lang] = FluencyScorer(BUNDLED / f"lm-gemma-{lang}", lang=lang, dtype=dtype)
+                for i, v in zip(at, scorers[lang].fluency([texts[i] for i in at]), strict=True):
+                    out[i] = v
+        return out
+
+    return bonus
+
+
 @dataclass
 class ParaphraseJob:
     """``paraguide paraphrase``: one question (with suggestions) or a file of them."""
@@ -228,13 +283,15 @@ class ParaphraseJob:
     select: str = option(
         "beam: the most probable first; round-trip (the pretrained paraphraser): every beam ranked by how "
         "probable it is plus how well the question is written back from it, those that change at least "
-        "--min-edit of the question's tokens first -- deeper rewrites that keep the question more often "
-        "(docs/paraphraser.md)",
+        "--min-edit of the question's tokens first -- deeper rewrites that keep the question more often; "
+        "checked: as round-trip, but among those the beams that pass the text-only meaning checks first "
+        "(content, scope and question words, names and numbers kept, well formed), and the pretrained LM's "
+        "fluency added to the score -- the ranking of the blind readings (docs/paraphraser.md)",
         "beam",
-        choices=SELECTIONS,
+        choices=PARAPHRASE_SELECTIONS,
     )
     min_edit: float = option(
-        "--select round-trip: the token edit rate a rewrite must reach to rank first", MIN_EDIT
+        "--select round-trip / checked: the token edit rate a rewrite must reach to rank first", MIN_EDIT
     )
     device: str | None = option("cpu, cuda, cuda:1 ... (default: cuda when available)")
     dtype: str = option(
@@ -274,7 +331,9 @@ class ParaphraseJob:
                     f"--select {self.select} needs the pretrained paraphraser (--model gemma-en, gemma-zh or "
                     f"an adapter folder), not {model}"
                 )
-            ranking = {"select": self.select, "min_edit": self.min_edit}
+            ranking = {"select": "round-trip", "min_edit": self.min_edit}
+            if self.select == "checked":
+                ranking |= {"keeps": meaning_checks(items), "bonus": pretrained_fluency(self.dtype)}
         paraphraser = Paraphraser.from_pretrained(model, device=self.device, dtype=self.dtype)
         return paraphrase_file(
             paraphraser,
