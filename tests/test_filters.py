@@ -234,6 +234,7 @@ def test_well_formed_drops_what_no_person_writes():
         ("How did Luther describe it?", "In what way did Luther describe it?\nQuestion: In what way?"),
         ("Which Pope sought to undermine Luther?", "What was the Pope that sought to undermine Luther?"),
         ("Which chemists showed it?", "What were the chemists who showed it?"),
+        ("Where did Tesla go to feed the pigeons?", "Where did Tesla go to to feed the pigeons?"),
         # what a person does write
         ("What is the capital of France?", "What is France's capital?"),
         ("To which Secretary did Carothers write?", "Which Secretary did Carothers write to?"),
@@ -241,9 +242,10 @@ def test_well_formed_drops_what_no_person_writes():
         ("Which Pope sought to undermine Luther?", "Who was the Pope that sought to undermine Luther?"),
         ("What is the name of the novelist who won?", "What is the novelist who won called?"),
         ("Which team won?", "What was the team that won?"),
+        ("What had had the most effect?", "What had had the largest effect?"),  # the source's own
         ("什么是光合作用？", "光合作用是什么？"),
     ]
-    lang = ["en"] * 14 + ["zh"]
+    lang = ["en"] * 16 + ["zh"]
     got = WellFormed().reasons([Candidate(a, b, lang=x) for (a, b), x in zip(pairs, lang, strict=True)])
     assert got == [
         "ends on an added 'for'",
@@ -254,6 +256,8 @@ def test_well_formed_drops_what_no_person_writes():
         "two lines",
         "asks for people ('Pope') with 'what'",
         "asks for people ('chemists') with 'what'",
+        "'to' twice in a row",
+        None,
         None,
         None,
         None,

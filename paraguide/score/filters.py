@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from paraguide.score.base import Scorer
 from paraguide.text.agreement import added_faults
@@ -572,7 +573,9 @@ class WellFormed(Filter):
     the source had ("the capital of France" -> "France's capital") passes --, that asks for a person with
     "what" ("What was the president that ...?", since 2026-11-29), or with an agreement fault the source does
     not have (:mod:`paraguide.text.agreement`: "When did the Act was created?", "What is the diagrams that
-    ...?", "the Kenya's HDI"; since 2026-12-06)."""
+    ...?", "the Kenya's HDI"; since 2026-12-06), or with a word written twice in a row that the source does
+    not double ("Where did Tesla go to to feed the pigeons?"; since 2026-12-07: none of the 16 such rewrites
+    in the blind readings so far was judged fluent)."""
 
     name = "well_formed"
 
@@ -604,6 +607,9 @@ class WellFormed(Filter):
             return f"ends on {last!r}"
         if last in _EN_PREPOSITIONS and words.count(last) > before.count(last) + offered.count(last):
             return f"ends on an added {last!r}"
+        doubled = [a for a, b in pairwise(words) if a == b and a != "'s"]  # "go to to feed"
+        if doubled and doubled[0] not in {a for a, b in pairwise(before) if a == b}:
+            return f"{doubled[0]!r} twice in a row"
         possessives = words.count("'s") - before.count("'s")
         if possessives > max(0, before.count("of") - words.count("of")):
             return "a possessive from nowhere"
