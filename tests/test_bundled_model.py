@@ -31,7 +31,7 @@ def test_bundled_model_uses_the_suggestion(lang, questions, suggestions):
 def test_missing_bundled_model_says_what_to_do():
     with pytest.raises(
         FileNotFoundError,
-        match=r"no bundled paraphraser for 'fr' \(bundled: en, gemma-en, gemma-zh, zh\); pass --model",
+        match=r"no bundled paraphraser for 'fr' \(bundled: en, gemma-en, gemma-en-dpo, gemma-zh, zh\); pass --model",
     ):
         default_model_path("fr")
 
@@ -44,6 +44,11 @@ def test_missing_bundled_model_says_what_to_do():
                       "How many miles south of San Jose is the north - south midway point located?",
                       "What is the boundary between the High and Upper Rhine?",
                       "If the average U.S. worker were to complete an additional year of school, what amount of growth would be generated over 5 years?"],
+         ["directly", "halfway", "limit", "finish"], ["immediately", "midway", "boundary", "complete"]),
+        ("gemma-en-dpo", ["What talk show followed immediately after Super Bowl 50 on CBS?",
+                          "How many miles south of San Jose is the north - south midway point located?",
+                          "What is the boundary between the High and Upper Rhine?",
+                          "If the average U.S. worker were to complete an additional year of school, what amount of growth would be generated over 5 years?"],
          ["directly", "halfway", "limit", "finish"], ["immediately", "midway", "boundary", "complete"]),
         ("gemma-zh", ["怎样才能快速学会游泳", "手机电池不耐用怎么办", "电脑开机很慢是什么原因", "iPhone 7 电池多少钱"],
          ["学游泳", "掉电快", "启动", "价格"], [None, "不耐用", "开机", "多少钱"]),
@@ -60,7 +65,9 @@ def test_bundled_pretrained_paraphrasers_use_the_suggestion_and_keep_names(
     results = [r[0] for r in paraphraser.paraphrase(questions, suggestions, matched=matched, num_beams=4)]
     assert sum(r.includes_suggestion for r in results) >= 3, [r.text for r in results]
     names = (
-        ["Super Bowl 50", "CBS", "San Jose", "Rhine", "U.S.", "5"] if name == "gemma-en" else ["iPhone", "7"]
+        ["Super Bowl 50", "CBS", "San Jose", "Rhine", "U.S.", "5"]
+        if name.startswith("gemma-en")
+        else ["iPhone", "7"]
     )
     text = " ".join(r.text for r in results)
     assert all(n in text for n in names), [r.text for r in results]
