@@ -50,27 +50,28 @@ def judged(tags: list[str]) -> list[dict]:
 
 
 @functools.lru_cache(maxsize=1)
-def _scorers():
-    """The bundled English adapter (the round trip's halves) and Gemma's fluency, loaded once."""
+def _scorers(adapter: str = "gemma-en"):
+    """An English adapter (the round trip's halves; the bundled gemma-en unless ``--adapter``) and Gemma's
+    fluency, loaded once."""
     from paraguide.model.paraphraser import Paraphraser
     from paraguide.score.fluency import BUNDLED, FluencyScorer
 
-    return Paraphraser.from_pretrained("gemma-en"), FluencyScorer(
+    return Paraphraser.from_pretrained(adapter), FluencyScorer(
         BUNDLED / "lm-gemma-en", lang="en", measure="logprob"
     )
 
 
-def features(items: list[dict]) -> dict[str, list[float]]:
+def features(items: list[dict], adapter: str = "gemma-en") -> dict[str, list[float]]:
     """The scores the module docstring lists, one list per feature (``paraguide.score.acceptance.features``
-    with the bundled English adapter and Gemma's fluency)."""
+    with the English adapter -- the bundled gemma-en unless named -- and Gemma's fluency)."""
     from paraguide.score.acceptance import features as acceptance_features
 
-    para, fluency = _scorers()
+    para, fluency = _scorers(adapter)
     return acceptance_features(para, fluency, [i["q"] for i in items], [i["p"] for i in items],
                                [i["s"] for i in items], [i["m"] for i in items], lang="en")  # fmt: skip
 
 
-def cached_features(items: list[dict], path: str | None) -> dict[str, list[float]]:
+def cached_features(items: list[dict], path: str | None, adapter: str = "gemma-en") -> dict[str, list[float]]:
     """:func:`features`, read from the JSON cache ``path`` where it exists (checked to hold a row per item),
     else computed and written there (``path`` None: computed only)."""
     cache = Path(path) if path else None
@@ -79,7 +80,7 @@ def cached_features(items: list[dict], path: str | None) -> dict[str, list[float
         if len(feats["edit"]) != len(items):
             raise SystemExit(f"{cache}: {len(feats['edit'])} rows, but the readings hold {len(items)}")
         return feats
-    feats = features(items)
+    feats = features(items, adapter)
     if cache is not None:
         cache.write_text(json.dumps(feats) + "\n", encoding="utf-8")
     return feats
@@ -104,6 +105,8 @@ def main(argv=None) -> int:
         help="also write the model fitted on every reading as an acceptance model "
         "(paraguide.score.acceptance; the bundled one: paraguide/models/gemma-en/acceptance.json)",
     )
+    ap.add_argument("--adapter", default="gemma-en",
+                    help="the adapter whose likelihoods are the round trip's features (bundled name or folder)")  # fmt: skip
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -111,7 +114,7 @@ def main(argv=None) -> int:
     from sklearn.metrics import roc_auc_score
 
     items = judged(args.tag)
-    feats = cached_features(items, args.features)
+    feats = cached_features(items, args.features, args.adapter)
     names = sorted(feats)
     x = np.array([feats[n] for n in names], dtype=float).T
     y = np.array([i["good"] for i in items], dtype=int)
@@ -175,7 +178,7 @@ def main(argv=None) -> int:
         from paraguide.score.acceptance import AcceptanceModel
 
         fitted = {"by": "benchmarks/rewrite_ranking.py", "readings": args.tag, "items": len(y), "good": int(y.sum()),
-                  "adapter": "gemma-en", "fluency": "lm-gemma-en, mean log-probability per token"}  # fmt: skip
+                  "adapter": args.adapter, "fluency": "lm-gemma-en, mean log-probability per token"}  # fmt: skip
         AcceptanceModel(**result["learnt_model"], fitted=fitted).save(args.model_out)
     return 0
 
