@@ -202,19 +202,22 @@ def _keeps(lang: str, matched: dict[tuple[str, str], str]):
 
 
 def learnt_choice(
-    model: dict, questions: list[str], cands: list[list], matched: dict, min_edit: float
+    model: dict, para, questions: list[str], cands: list[list], matched: dict, min_edit: float
 ) -> list[list]:
     """Each question's candidates ranked as round trip groups them (the suggestion used, enough changed),
     each group by the probability of "good" a ranking learnt from the judgements gives
-    (benchmarks/rewrite_ranking.py: ``--rerank NAME=learnt:RESULT.json``)."""
-    from rewrite_ranking import features, learnt_probability
+    (benchmarks/rewrite_ranking.py: ``--rerank NAME=learnt:RESULT.json``), its round-trip features from
+    ``para``, the adapter whose beams they are (fit the ranking with ``rewrite_ranking.py --adapter`` of it)."""
+    from rewrite_ranking import learnt_probability
 
+    from paraguide.score.acceptance import features
     from paraguide.text.edits import edit_rate
 
     flat = [(i, c) for i, options in enumerate(cands) for c in options]
-    items = [{"q": questions[i], "p": c.text, "s": c.suggestion or "",
-              "m": matched.get((questions[i], c.suggestion or ""), "")} for i, c in flat]  # fmt: skip
-    prob = learnt_probability(model, features(items))
+    feats = features(para, _pretrained_fluency("en"), [questions[i] for i, _ in flat], [c.text for _, c in flat],
+                     [c.suggestion or "" for _, c in flat],
+                     [matched.get((questions[i], c.suggestion or ""), "") for i, c in flat], lang="en")  # fmt: skip
+    prob = learnt_probability(model, feats)
     ranked = [[] for _ in questions]
     for (i, c), pr in zip(flat, prob, strict=True):
         ranked[i].append((pr, c))
@@ -312,7 +315,9 @@ def make_sheet(args) -> None:
                         {(qs[k], s): m for k in at for s, m in guided[kind][k]} if kind in guided else {}
                     )
                     if weight == "learnt":  # NAME=learnt:RESULT.json: the ranking learnt from the judgements
-                        chosen = learnt_choice(learnt, [qs[k] for k in at], cands, matched, args.min_edit)
+                        chosen = learnt_choice(
+                            learnt, model, [qs[k] for k in at], cands, matched, args.min_edit
+                        )
                         written[name, kind] = {
                             k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
                         }
