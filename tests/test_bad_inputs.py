@@ -652,3 +652,7 @@ def test_round_trip_selection_asks_for_the_pretrained_paraphraser(tmp_path, caps
     )
     refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--model", small, "--select", "round-trip"],
             message)  # fmt: skip
+    # --select checked ranks by round trip too
+    message = message.replace("--select round-trip", "--select checked")
+    refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--model", small, "--select", "checked"],
+            message)  # fmt: skip
