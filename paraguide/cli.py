@@ -316,6 +316,8 @@ def _add_paraphrase(sub) -> None:
               paraguide paraphrase --input questions.tsv --output paraphrases.jsonl --model models/en --num-return 3
               paraguide paraphrase "Where did Maududi exert the most impact?" --model gemma-en --num-beams 8 \\
                   --select round-trip --format text      # a deeper rewrite that keeps the question more often
+              paraguide paraphrase "Where did Maududi exert the most impact?" --model gemma-en-dpo --num-beams 8 \\
+                  --select checked --format text         # the adapter and the ranking the blind readings read best
             """,
     )
     from paraguide.pipeline.jobs import ParaphraseJob
