@@ -656,3 +656,6 @@ def test_round_trip_selection_asks_for_the_pretrained_paraphraser(tmp_path, caps
     message = message.replace("--select round-trip", "--select checked")
     refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--model", small, "--select", "checked"],
             message)  # fmt: skip
+    # --checked-only keeps what --select checked ranked
+    refused(capsys, tmp_path, ["paraphrase", "why is the sky blue?", "--checked-only"],
+            "--checked-only goes with --select checked")  # fmt: skip

@@ -120,3 +120,29 @@ def test_the_paraphrase_jobs_checks_take_each_questions_language_and_the_replace
         Paraphrase("上海有啥好玩的地方？", -0.1, "", True),  # 北京 lost, 上海 from nowhere
     ]
     assert keeps([q, q, zh, zh], cands) == [True, False, True, False]
+
+
+def test_checked_only_writes_the_rewrites_that_change_enough_and_pass_the_checks(tmp_path):
+    import json
+
+    from paraguide.data.questions import QuestionInput
+    from paraguide.pipeline.jobs import checked_only, meaning_checks, paraphrase_file
+
+    q = "Who owns the rail lines in Victoria?"
+    ranked = [
+        Paraphrase("Who is it that owns the rail lines in Victoria?", -0.5, "", True),
+        Paraphrase("Who owns the lines in Victoria?", -0.3, "", True),  # "rail" lost
+        Paraphrase("Who owns the rail lines in Victoria ?", -0.1, "", True),  # changes nothing
+    ]
+
+    class Ranked:  # the paraphraser's ranked rewrites, as --select checked returns them
+        def paraphrase(self, questions, suggestions, matched=None, **generation):
+            return [list(ranked) if question == q else [ranked[1]] for question in questions]
+
+    items = [QuestionInput(q), QuestionInput("Where is Victoria?")]
+    out = tmp_path / "out.jsonl"
+    keep = checked_only(meaning_checks(items))
+    results = paraphrase_file(Ranked(), items, str(out), keep=keep)
+    assert [[p.text for p in r] for r in results] == [[ranked[0].text], []]
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [[p["text"] for p in r["paraphrases"]] for r in written] == [[ranked[0].text], []]

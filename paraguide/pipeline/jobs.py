@@ -38,13 +38,15 @@ def paraphrase_file(
     output: str | None = None,
     input_file: str | None = None,
     output_format: str = "jsonl",
+    keep: Callable[[QuestionInput, list], list] | None = None,
     **generation,
 ) -> list[list]:
     """Paraphrase ``items`` (``generation``: :meth:`Paraphraser.paraphrase`'s options) and write one JSONL
     line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion
     (``output_format="text"``: the question and its suggestion in brackets, then each paraphrase after
     "->", for reading). The output is opened before generation starts, so an unwritable path fails at once
-    (``input_file``: where ``items`` came from, which the output must not replace)."""
+    (``input_file``: where ``items`` came from, which the output must not replace). ``keep(item,
+    paraphrases)``: the paraphrases of an item that are written and returned (default: all)."""
     with _output(output, input_file) as out:
         # A question without a word (emoji, symbols or punctuation alone) is not paraphrased: the model would
         # only spell out broken bytes. Its line says so and has no paraphrases.
@@ -59,6 +61,8 @@ def paraphrase_file(
             )
         )
         results = [next(done) if word else [] for word in words]
+        if keep is not None:
+            results = [keep(item, paraphrases) for item, paraphrases in zip(items, results, strict=True)]
         for item, paraphrases, word in zip(items, results, words, strict=True):
             record = {
                 "question": item.question,
@@ -226,6 +230,21 @@ def meaning_checks(items: Sequence[QuestionInput]) -> Callable[[Sequence[str], S
     return keeps
 
 
+def checked_only(
+    checks: Callable[[Sequence[str], Sequence], list[bool]], min_edit: float = MIN_EDIT
+) -> Callable[[QuestionInput, list], list]:
+    """``paraphrase_file``'s ``keep`` for ``--checked-only``: an item's paraphrases that change at least
+    ``min_edit`` of its question's tokens and pass ``checks`` (:func:`meaning_checks`), in order."""
+    from paraguide.text.edits import edit_rate
+
+    def keep(item: QuestionInput, paraphrases: list) -> list:
+        passed = checks([item.question] * len(paraphrases), paraphrases) if paraphrases else []
+        return [p for p, ok in zip(paraphrases, passed, strict=True)
+                if ok and edit_rate(item.question, p.text, _lang_of(item.question)) >= min_edit]  # fmt: skip
+
+    return keep
+
+
 def pretrained_fluency(dtype: str = "auto") -> Callable[[Sequence[str]], list[float]]:
     """Round trip's ``bonus``: each text's fluency under the bundled pretrained LM of its language (Gemma 3
     270M's mean log-probability per token, ``paraguide/models/lm-gemma-LANG``), each LM loaded when a text
@@ -294,6 +313,12 @@ class ParaphraseJob:
     min_edit: float = option(
         "--select round-trip / checked: the token edit rate a rewrite must reach to rank first", MIN_EDIT
     )
+    checked_only: bool = option(
+        "with --select checked: write only the rewrites that change at least --min-edit of the question and "
+        "pass the meaning checks, so that a question none of whose beams does gets no paraphrase (default: "
+        "every question gets its first, as ranked)",
+        False,
+    )
     device: str | None = option("cpu, cuda, cuda:1 ... (default: cuda when available)")
     dtype: str = option(
         "auto: bfloat16 where the CPU/GPU computes it natively, else float32",
@@ -323,6 +348,8 @@ class ParaphraseJob:
         from paraguide.model.causal import is_causal_folder
         from paraguide.model.paraphraser import Paraphraser, bundled_or_path, default_model_path
 
+        if self.checked_only and self.select != "checked":
+            raise ValueError("--checked-only goes with --select checked")
         items = self.items()
         model = self.model or default_model_path(self.lang)
         ranking = {}
@@ -342,6 +369,7 @@ class ParaphraseJob:
             self.output,
             self.input,
             output_format=self.format,
+            keep=checked_only(ranking["keeps"], self.min_edit) if self.checked_only else None,
             num_beams=self.num_beams,
             num_return_sequences=self.num_return,
             batch_size=self.batch_size,
