@@ -178,27 +178,23 @@ def _pretrained_fluency(lang: str):
     return FluencyScorer(BUNDLED / f"lm-gemma-{lang}")
 
 
-def with_fluency(cands: list[list], weight: float, lang: str) -> list[list]:
-    """Each candidate's score plus ``weight`` x its fluency under the pretrained LM (the bundled
-    ``lm-gemma-LANG`` scorer's measure: Gemma 3 270M's mean log-probability per token), so that round trip
-    prefers, among rewrites that keep the question, the ones that read well."""
-    from dataclasses import replace
+@functools.cache
+def _fluency_bonus(weight: float):
+    """``round_trip``'s ``bonus`` for ``NAME=WEIGHT:F``: ``F`` x each rewrite's fluency under the bundled
+    pretrained LM of its language (``paraguide.pipeline.jobs.pretrained_fluency``, float32 as every reading)."""
+    from paraguide.pipeline.jobs import pretrained_fluency
 
-    values = iter(_pretrained_fluency(lang).fluency([c.text for cs in cands for c in cs]))
-    return [[replace(c, score=c.score + weight * next(values)) for c in cs] for cs in cands]
+    fluency = pretrained_fluency("float32")
+    return lambda texts: [weight * v for v in fluency(texts)]
 
 
-def _keeps(lang: str, matched: dict[tuple[str, str], str]):
-    """``round_trip``'s ``keeps``: paraguide.score.filters.keeps_meaning, with each guided question's
+def _keeps(matched: dict[tuple[str, str], str]):
+    """``round_trip``'s ``keeps``: ``paraguide.pipeline.jobs.meaning_checks``, with each guided question's
     replaced phrase (``matched``: (question, suggestion) -> phrase) allowed to go."""
-    from paraguide.score.filters import keeps_meaning
+    from paraguide.data.questions import QuestionInput
+    from paraguide.pipeline.jobs import meaning_checks
 
-    def keeps(questions, cands):
-        return keeps_meaning(questions, [c.text for c in cands], [c.suggestion for c in cands],
-                             [matched.get((q, c.suggestion or ""), "") for q, c in zip(questions, cands, strict=True)],
-                             lang=lang)  # fmt: skip
-
-    return keeps
+    return meaning_checks([QuestionInput(q, s, m) for (q, s), m in matched.items()])
 
 
 def learnt_choice(
@@ -322,11 +318,11 @@ def make_sheet(args) -> None:
                             k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
                         }
                         continue
-                    if fluent and float(fluent):  # NAME=WEIGHT:F: each score gains F x the base LM's fluency
-                        cands = with_fluency(cands, float(fluent), lang)
+                    # NAME=WEIGHT:F: each score gains F x the pretrained LM's fluency
+                    bonus = _fluency_bonus(float(fluent)) if fluent and float(fluent) else None
                     # NAME=WEIGHT:F:keeps: the beams that pass the text-only meaning checks first
-                    keeps = _keeps(lang, matched) if checks == "keeps" else None
-                    chosen = round_trip(model, [qs[k] for k in at], cands, keeps=keeps, **pick)
+                    keeps = _keeps(matched) if checks == "keeps" else None
+                    chosen = round_trip(model, [qs[k] for k in at], cands, keeps=keeps, bonus=bonus, **pick)
                     written[name, kind] = {
                         k: (c[0].text, c[0].suggestion) for k, c in zip(at, chosen, strict=True)
                     }

@@ -363,6 +363,10 @@ class CausalParaphraser:
             raise ValueError("num_return_sequences cannot exceed num_beams without sampling")
         if select not in SELECTIONS:
             raise ValueError(f"select must be {' or '.join(map(repr, SELECTIONS))}, not {select!r}")
+        if select != "round-trip" and (keeps is not None or bonus is not None):
+            raise ValueError(
+                "keeps and bonus rank the beams by round trip: use them with select='round-trip'"
+            )
         generator = torch.Generator(device=self.device).manual_seed(seed) if do_sample else None
         n = len(questions)
         suggestions = list(suggestions) if suggestions is not None else [None] * n
@@ -413,8 +417,4 @@ class CausalParaphraser:
         if select == "round-trip":
             results = round_trip(self, questions, results, min_edit=min_edit, batch_size=batch_size,
                                  top=num_return_sequences, keeps=keeps, bonus=bonus)  # fmt: skip
-        elif keeps is not None or bonus is not None:
-            raise ValueError(
-                "keeps and bonus rank the beams by round trip: use them with select='round-trip'"
-            )
         return results

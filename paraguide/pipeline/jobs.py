@@ -204,6 +204,17 @@ def _lang_of(question: str) -> str:
     return "zh" if has_cjk(question) else "en"
 
 
+def _by_language(texts: Sequence[str], score: Callable[[str, list[int]], Sequence]) -> list:
+    """``score(lang, indices)`` called once per language present among ``texts``, its values put back in
+    the texts' order."""
+    out: list = [None] * len(texts)
+    for lang in ("en", "zh"):
+        at = [i for i, t in enumerate(texts) if _lang_of(t) == lang]
+        for i, value in zip(at, score(lang, at) if at else [], strict=True):
+            out[i] = value
+    return out
+
+
 def meaning_checks(items: Sequence[QuestionInput]) -> Callable[[Sequence[str], Sequence], list[bool]]:
     """Round trip's ``keeps`` for these inputs: :func:`paraguide.score.filters.keeps_meaning` (content,
     scope and question words, names and numbers kept, well formed, still a question), each question in its
@@ -215,17 +226,13 @@ def meaning_checks(items: Sequence[QuestionInput]) -> Callable[[Sequence[str], S
     replaced = {(it.question, normalize(it.suggestion)): it.replaces or "" for it in items if it.suggestion}
 
     def keeps(questions: Sequence[str], candidates: Sequence) -> list[bool]:
-        out = [False] * len(questions)
-        for lang in ("en", "zh"):
-            at = [i for i, q in enumerate(questions) if _lang_of(q) == lang]
-            if at:
-                passed = keeps_meaning([questions[i] for i in at], [candidates[i].text for i in at],
-                                       [candidates[i].suggestion for i in at],
-                                       [replaced.get((questions[i], candidates[i].suggestion), "") for i in at],
-                                       lang=lang)  # fmt: skip
-                for i, ok in zip(at, passed, strict=True):
-                    out[i] = ok
-        return out
+        def check(lang: str, at: list[int]) -> list[bool]:
+            return keeps_meaning([questions[i] for i in at], [candidates[i].text for i in at],
+                                 [candidates[i].suggestion for i in at],
+                                 [replaced.get((questions[i], candidates[i].suggestion), "") for i in at],
+                                 lang=lang)  # fmt: skip
+
+        return _by_language(questions, check)
 
     return keeps
 
@@ -254,15 +261,12 @@ def pretrained_fluency(dtype: str = "auto") -> Callable[[Sequence[str]], list[fl
     scorers = {}
 
     def bonus(texts: Sequence[str]) -> list[float]:
-        out = [0.0] * len(texts)
-        for lang in ("en", "zh"):
-            at = [i for i, t in enumerate(texts) if _lang_of(t) == lang]
-            if at:
-                if lang not in scorers:
-                    scorers[lang] = FluencyScorer(BUNDLED / f"lm-gemma-{lang}", lang=lang, dtype=dtype)
-                for i, v in zip(at, scorers[lang].fluency([texts[i] for i in at]), strict=True):
-                    out[i] = v
-        return out
+        def fluency(lang: str, at: list[int]) -> list[float]:
+            if lang not in scorers:
+                scorers[lang] = FluencyScorer(BUNDLED / f"lm-gemma-{lang}", lang=lang, dtype=dtype)
+            return scorers[lang].fluency([texts[i] for i in at])
+
+        return _by_language(texts, fluency)
 
     return bonus
 
