@@ -20,7 +20,7 @@
 #      cores; runs/gemma-en-mix, run again (with a larger STEPS) and it resumes. PRECISION (no / bf16) defaults
 #      to bf16 where the CPU has AVX512-BF16, else float32.
 #   5. PREF=1: a DPO stage on the readings' judgements (data_prep/preference_corpus.py), from the bundled
-#      English adapter on the CPU: runs/gemma-en-dpo-all (docs/paraphraser.md).
+#      English adapter on the CPU: runs/gemma-en-dpo-k, bundled as gemma-en-dpo (docs/paraphraser.md).
 #   bash data_prep/causal.sh            (SHARED=path/to/shared/data OUT=folder MODEL=folder MINUTES=N TRAIN=1 RULES=1 MIX=1 PREF=1)
 set -euo pipefail
 SHARED=${SHARED:-../shared/data}
@@ -36,19 +36,21 @@ if [ "${PREF:-0}" = 1 ]; then
     # prompt, each rewrite judged fluent and the same question that changes >= 0.14 of it against each judged
     # not good, in the causal readings of benchmarks/results; a tenth of the questions held out), from the
     # bundled English adapter, which is also its reference; kept at the lowest held-out DPO loss.
-    # The 21 readings through 2026-12-07g (1,575 pairs), 260 steps of 8 (best at 220; read 2026-12-07h):
-    # runs/gemma-en-dpo-all, 35 minutes in float32 on 2 AVX2 cores. The first stage (read 2026-12-07d-g):
-    # PREF=1 THROUGH=2026-12-06a STEPS=280 PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md). The pairs are
+    # The bundled gemma-en-dpo: the 24 readings through 2026-12-07k (1,974 pairs), 300 steps of 8 (best at
+    # 240; read 2026-12-07l, m): runs/gemma-en-dpo-k, 40 minutes in float32 on 2 AVX2 cores. Its first
+    # version: THROUGH=2026-12-07g STEPS=260 PREF_MODEL=runs/gemma-en-dpo-all (best at 220; read 2026-12-07h,
+    # j, k). The first stage (read 2026-12-07d-g): PREF=1 THROUGH=2026-12-06a STEPS=280
+    # PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md). The pairs are
     # kept per THROUGH ($OUT/pref-TAG), so another THROUGH never trains on a corpus made for the last one.
     # Run again with a larger STEPS and it resumes.
-    THROUGH=${THROUGH:-2026-12-07g}
+    THROUGH=${THROUGH:-2026-12-07k}
     PREF_CORPUS="$OUT/pref-$THROUGH/train.jsonl"
     [ -s "$PREF_CORPUS" ] || python data_prep/preference_corpus.py --out "$PREF_CORPUS" --through "$THROUGH"
-    PREF_MODEL=${PREF_MODEL:-runs/gemma-en-dpo-all}
+    PREF_MODEL=${PREF_MODEL:-runs/gemma-en-dpo-k}
     RESUME=()
     [ -f "$PREF_MODEL/run.json" ] && RESUME=(--resume)
     paraguide train-causal --objective dpo --train-file "$PREF_CORPUS" --output-dir "$PREF_MODEL" \
-        --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --warmup-steps 10 --max-steps "${STEPS:-260}" \
+        --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --warmup-steps 10 --max-steps "${STEPS:-300}" \
         --save-every 20 --eval-every 20 --eval-examples 200 --mixed-precision "$PRECISION" "${RESUME[@]}"
     exit 0
 fi
