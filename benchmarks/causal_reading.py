@@ -179,13 +179,18 @@ def _pretrained_fluency(lang: str):
 
 
 @functools.cache
-def _fluency_bonus(weight: float):
-    """``round_trip``'s ``bonus`` for ``NAME=WEIGHT:F``: ``F`` x each rewrite's fluency under the bundled
-    pretrained LM of its language (``paraguide.pipeline.jobs.pretrained_fluency``, float32 as every reading)."""
+def _bundled_fluency():
+    """The bundled pretrained LMs' fluency (``paraguide.pipeline.jobs.pretrained_fluency``, float32 as every
+    reading), loaded once for every ``NAME=WEIGHT:F`` ranking of a sheet."""
     from paraguide.pipeline.jobs import pretrained_fluency
 
-    fluency = pretrained_fluency("float32")
-    return lambda texts: [weight * v for v in fluency(texts)]
+    return pretrained_fluency("float32")
+
+
+def _fluency_bonus(weight: float):
+    """``round_trip``'s ``bonus`` for ``NAME=WEIGHT:F``: ``F`` x each rewrite's fluency under the bundled
+    pretrained LM of its language."""
+    return lambda texts: [weight * v for v in _bundled_fluency()(texts)]
 
 
 def _keeps(matched: dict[tuple[str, str], str]):

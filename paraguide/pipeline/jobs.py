@@ -38,15 +38,15 @@ def paraphrase_file(
     output: str | None = None,
     input_file: str | None = None,
     output_format: str = "jsonl",
-    keep: Callable[[QuestionInput, list], list] | None = None,
+    keep: Callable[[Sequence[QuestionInput], list[list]], list[list]] | None = None,
     **generation,
 ) -> list[list]:
     """Paraphrase ``items`` (``generation``: :meth:`Paraphraser.paraphrase`'s options) and write one JSONL
     line per item: the question, its suggestion and the paraphrases with score and suggestion inclusion
     (``output_format="text"``: the question and its suggestion in brackets, then each paraphrase after
     "->", for reading). The output is opened before generation starts, so an unwritable path fails at once
-    (``input_file``: where ``items`` came from, which the output must not replace). ``keep(item,
-    paraphrases)``: the paraphrases of an item that are written and returned (default: all)."""
+    (``input_file``: where ``items`` came from, which the output must not replace). ``keep(items,
+    paraphrases)``: each item's paraphrases that are written and returned (default: all)."""
     with _output(output, input_file) as out:
         # A question without a word (emoji, symbols or punctuation alone) is not paraphrased: the model would
         # only spell out broken bytes. Its line says so and has no paraphrases.
@@ -62,7 +62,7 @@ def paraphrase_file(
         )
         results = [next(done) if word else [] for word in words]
         if keep is not None:
-            results = [keep(item, paraphrases) for item, paraphrases in zip(items, results, strict=True)]
+            results = keep(items, results)
         for item, paraphrases, word in zip(items, results, words, strict=True):
             record = {
                 "question": item.question,
@@ -239,15 +239,21 @@ def meaning_checks(items: Sequence[QuestionInput]) -> Callable[[Sequence[str], S
 
 def checked_only(
     checks: Callable[[Sequence[str], Sequence], list[bool]], min_edit: float = MIN_EDIT
-) -> Callable[[QuestionInput, list], list]:
-    """``paraphrase_file``'s ``keep`` for ``--checked-only``: an item's paraphrases that change at least
-    ``min_edit`` of its question's tokens and pass ``checks`` (:func:`meaning_checks`), in order."""
+) -> Callable[[Sequence[QuestionInput], list[list]], list[list]]:
+    """``paraphrase_file``'s ``keep`` for ``--checked-only``: each item's paraphrases that change at least
+    ``min_edit`` of its question's tokens and pass ``checks`` (:func:`meaning_checks`), in order; the
+    checks run once over every item's paraphrases."""
     from paraguide.text.edits import edit_rate
 
-    def keep(item: QuestionInput, paraphrases: list) -> list:
-        passed = checks([item.question] * len(paraphrases), paraphrases) if paraphrases else []
-        return [p for p, ok in zip(paraphrases, passed, strict=True)
-                if ok and edit_rate(item.question, p.text, _lang_of(item.question)) >= min_edit]  # fmt: skip
+    def keep(items: Sequence[QuestionInput], paraphrases: list[list]) -> list[list]:
+        flat = [(k, p) for k, ps in enumerate(paraphrases) for p in ps]
+        passed = checks([items[k].question for k, _ in flat], [p for _, p in flat]) if flat else []
+        out: list[list] = [[] for _ in paraphrases]
+        for (k, p), ok in zip(flat, passed, strict=True):
+            q = items[k].question
+            if ok and edit_rate(q, p.text, _lang_of(q)) >= min_edit:
+                out[k].append(p)
+        return out
 
     return keep
 
