@@ -4,6 +4,8 @@
         --adapter-zh paraguide/models/gemma-zh --n 100 --tag 2026-11-26a
     (a helper who sees only the sheet writes the judgements TSV)
     python benchmarks/causal_reading.py score --tag 2026-11-25a
+    (a second reader of the same sheet, TAG_judgements_second.tsv: that reader's rows and the two
+    readers' agreement, Cohen's kappa per column, in the result too)
 
 Random SQuAD v1.1 dev questions (English) and DuReader-robust dev questions (Chinese; ``--zh-questions
 lcqmc``: LCQMC test's), seeded: the first
@@ -130,7 +132,8 @@ def questions(lang: str, n: int, seed: int, zh: str = "dureader") -> list[str]:
 def paths(tag: str) -> dict[str, Path]:
     stem = RESULTS / f"causal_reading_{tag}"
     return {k: Path(f"{stem}{suffix}") for k, suffix in
-            (("sheet", "_sheet.md"), ("key", "_key.json"), ("judgements", "_judgements.tsv"), ("result", ".json"))}  # fmt: skip
+            (("sheet", "_sheet.md"), ("key", "_key.json"), ("judgements", "_judgements.tsv"),
+             ("second", "_judgements_second.tsv"), ("result", ".json"))}  # fmt: skip
 
 
 def _load(folder: str):
@@ -366,10 +369,8 @@ def make_sheet(args) -> None:
     write_sheet(str(p["sheet"]), str(p["key"]), lines, key)
 
 
-def score(args) -> None:
-    p = paths(args.tag)
-    key = json.loads(p["key"].read_text(encoding="utf-8"))
-    judged = read_judgements(str(p["judgements"]), key, COLUMNS, set(COLUMNS))
+def _rows(key: dict, judged: dict) -> dict:
+    """The reading's rows (language/kind@system) from one reader's judgements of the key's items."""
     # an item that stands for several systems' identical rewrite (--dedupe) counts once for each
     judged = {f"{i}/{n}": judged[i] for i, k in key.items() for n in range(1 + len(k.get("also", [])))}
     key = {f"{i}/{n}": {**k, **extra} for i, k in key.items()
@@ -399,6 +400,46 @@ def score(args) -> None:
                 if len(rates) > 1
                 else rates,
             }
+    return result
+
+
+def agreement(key: dict, first: dict, second: dict) -> dict:
+    """How far two readers of the same sheet agree, item by item: the share of items they judge alike and
+    Cohen's kappa (agreement beyond what each reader's own rate of y gives by chance), per column and for
+    "good" (fluent and the same question, with edit rate >= 0.14: the issue's measure)."""
+    from sklearn.metrics import cohen_kappa_score
+
+    items = sorted(key, key=int)
+    verdicts = {column: ([first[i][column] for i in items], [second[i][column] for i in items])
+                for column in COLUMNS}  # fmt: skip
+    verdicts["good"] = tuple(
+        [j[i]["fluent"] and j[i]["same"] and key[i]["edit_rate"] >= 0.14 for i in items]
+        for j in (first, second)
+    )
+    out = {}
+    for column, (a, b) in verdicts.items():
+        # kappa is undefined (nan) when both readers give one answer throughout; agreement is then total
+        kappa = cohen_kappa_score(a, b) if len({*a, *b}) > 1 else 1.0
+        out[column] = {
+            "agree": round(sum(x == y for x, y in zip(a, b, strict=True)) / len(items), 3),
+            "kappa": round(float(kappa), 3),
+            "first_yes": round(sum(a) / len(items), 3),
+            "second_yes": round(sum(b) / len(items), 3),
+        }
+    return {"items": len(items), **out}
+
+
+def score(args) -> None:
+    """Score the judgements; where a second reader judged the same sheet (``TAG_judgements_second.tsv``, the
+    same columns), the result also holds that reader's rows and the two readers' agreement."""
+    p = paths(args.tag)
+    key = json.loads(p["key"].read_text(encoding="utf-8"))
+    judged = read_judgements(str(p["judgements"]), key, COLUMNS, set(COLUMNS))
+    result = _rows(key, judged)
+    if p["second"].exists():
+        second = read_judgements(str(p["second"]), key, COLUMNS, set(COLUMNS))
+        result["second_reader"] = _rows(key, second)
+        result["agreement"] = agreement(key, judged, second)
     p["result"].write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1))
 

@@ -1185,3 +1185,24 @@ def test_preference_corpus_through_a_reading_takes_the_readings_up_to_it():
     assert preference_corpus.reading_tags(every[-1]) == every
     with pytest.raises(SystemExit, match="causal_reading_1999-01-01z_judgements.tsv"):
         preference_corpus.reading_tags("1999-01-01z")
+
+
+def test_causal_reading_agreement_of_two_readers():
+    """A second reader of a sheet: the share of items judged alike and Cohen's kappa per column, and for
+    "good" (fluent, same, edit rate >= 0.14), item by item; one answer throughout from both is agreement 1."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import causal_reading
+
+    key = {str(i): {"edit_rate": rate} for i, rate in enumerate([0.3, 0.3, 0.1, 0.5], 1)}
+
+    def judged(fluent, same):
+        return {str(i): {"fluent": f == "y", "same": s == "y", "rephrased": True}
+                for i, (f, s) in enumerate(zip(fluent, same, strict=True), 1)}  # fmt: skip
+
+    out = causal_reading.agreement(key, judged("yynn", "yyyy"), judged("ynnn", "yyyy"))
+    assert out["items"] == 4
+    # fluent: 3 of 4 alike; chance agreement 0.5 x 0.25 + 0.5 x 0.75 = 0.5, so kappa (0.75 - 0.5) / 0.5
+    assert out["fluent"] == {"agree": 0.75, "kappa": 0.5, "first_yes": 0.5, "second_yes": 0.25}
+    assert out["same"]["agree"] == 1.0 and out["same"]["kappa"] == 1.0 and out["rephrased"]["kappa"] == 1.0
+    # good: item 1 for both, item 2 for the first only (item 3 is fluent for neither and edits 0.1)
+    assert out["good"] == {"agree": 0.75, "kappa": 0.5, "first_yes": 0.5, "second_yes": 0.25}

@@ -434,7 +434,10 @@ def reference_log_probs(model, pairs: list[Pair], pad_id: int, autocast, chunk: 
     """(N, 2): each pair's chosen and rejected log-probabilities under ``model`` as it is (eval mode)."""
     model.eval()
     out = []
-    for i in range(0, len(pairs), chunk):
+    # minutes on a CPU for a few thousand pairs, before the first training step: show it
+    for i in tqdm(
+        range(0, len(pairs), chunk), desc="reference log-probs", unit="chunk", disable=len(pairs) <= chunk
+    ):
         batch = collate(examples_of(pairs[i : i + chunk]), pad_id)  # chosen, rejected, chosen, ...
         batch = {k: v.to(model.vocab_ids.device) for k, v in batch.items()}
         with autocast:
