@@ -42,6 +42,8 @@ if [ "${PREF:-0}" = 1 ]; then
     # j, k). The first stage (read 2026-12-07d-g): PREF=1 THROUGH=2026-12-06a STEPS=280
     # PREF_MODEL=runs/gemma-en-dpo (docs/paraphraser.md). The pairs are
     # kept per THROUGH ($OUT/pref-TAG), so another THROUGH never trains on a corpus made for the last one.
+    # Tried, not kept: THROUGH=2026-12-07n PREF_MODEL=runs/gemma-en-dpo-n (2,154 pairs, best at 260, 61
+    # minutes): read beside the bundled one on one sheet (2026-12-07o) it kept the question less often.
     # Run again with a larger STEPS and it resumes.
     THROUGH=${THROUGH:-2026-12-07k}
     PREF_CORPUS="$OUT/pref-$THROUGH/train.jsonl"
