@@ -44,7 +44,8 @@ if [ "${PREF:-0}" = 1 ]; then
     # kept per THROUGH ($OUT/pref-TAG), so another THROUGH never trains on a corpus made for the last one.
     # Tried, not kept: THROUGH=2026-12-07n PREF_MODEL=runs/gemma-en-dpo-n (2,154 pairs, best at 260, 61
     # minutes): read beside the bundled one on one sheet (2026-12-07o) it kept the question less often.
-    # Run again with a larger STEPS and it resumes.
+    # Run again with a larger STEPS and it resumes. LR, BETA and NLL (the chosen rewrite's NLL weight) set
+    # the DPO's learning rate, pull and anchor (defaults 5e-5, 0.1, 0.2).
     THROUGH=${THROUGH:-2026-12-07k}
     PREF_CORPUS="$OUT/pref-$THROUGH/train.jsonl"
     [ -s "$PREF_CORPUS" ] || python data_prep/preference_corpus.py --out "$PREF_CORPUS" --through "$THROUGH"
@@ -52,7 +53,7 @@ if [ "${PREF:-0}" = 1 ]; then
     RESUME=()
     [ -f "$PREF_MODEL/run.json" ] && RESUME=(--resume)
     paraguide train-causal --objective dpo --train-file "$PREF_CORPUS" --output-dir "$PREF_MODEL" \
-        --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --warmup-steps 10 --max-steps "${STEPS:-300}" \
+        --init-from gemma-en --lr "${LR:-5e-5}" --dpo-beta "${BETA:-0.1}" --dpo-nll "${NLL:-0.2}" --warmup-steps 10 --max-steps "${STEPS:-300}" \
         --save-every 20 --eval-every 20 --eval-examples 200 --mixed-precision "$PRECISION" "${RESUME[@]}"
     exit 0
 fi
