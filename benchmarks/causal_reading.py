@@ -58,6 +58,12 @@ RESULTS = HERE / "results"
 COLUMNS = ["fluent", "same", "rephrased"]
 SOURCES = {"en": "wordnet&ppdb", "zh": "cilin&mined"}
 KINDS = ("free", "guided", "guided-placed", "guided-ranked", "guided-checked")
+MIN_EDIT = 0.14  # the issue's measure: a rewrite is good when fluent, the same question and this deep
+
+
+def _good(judged: dict, item: dict) -> bool:
+    """The issue's measure for one judged item of the key."""
+    return judged["fluent"] and judged["same"] and item["edit_rate"] >= MIN_EDIT
 
 
 def ranked_suggestions(pool: list[str], n: int, chunk: int = 200) -> dict[int, tuple[str, str]]:
@@ -392,7 +398,7 @@ def _rows(key: dict, judged: dict) -> dict:
                 "rephrased": round(sum(judged[i]["rephrased"] for i in items) / len(items), 3),
                 "fluent_and_same": round(len(good) / len(items), 3),
                 "fluent_and_same_edit_rate_ge_0.14": round(
-                    sum(key[i]["edit_rate"] >= 0.14 for i in good) / len(items), 3
+                    sum(_good(judged[i], key[i]) for i in items) / len(items), 3
                 ),
                 "identical_to_original": round(sum(key[i]["edit_rate"] == 0 for i in items) / len(items), 3),
                 "edit_rate_median": round(statistics.median(rates), 4),
@@ -412,10 +418,7 @@ def agreement(key: dict, first: dict, second: dict) -> dict:
     items = sorted(key, key=int)
     verdicts = {column: ([first[i][column] for i in items], [second[i][column] for i in items])
                 for column in COLUMNS}  # fmt: skip
-    verdicts["good"] = tuple(
-        [j[i]["fluent"] and j[i]["same"] and key[i]["edit_rate"] >= 0.14 for i in items]
-        for j in (first, second)
-    )
+    verdicts["good"] = tuple([_good(j[i], key[i]) for i in items] for j in (first, second))
     out = {}
     for column, (a, b) in verdicts.items():
         # kappa is undefined (nan) when both readers give one answer throughout; agreement is then total
@@ -494,7 +497,7 @@ def main(argv=None) -> int:
                    help="--guided-checked: not a suggestion that only respells its phrase (colour for color)")  # fmt: skip
     s.add_argument("--guided-suggestions", type=int, default=1,
                    help="--guided-checked: suggestions per question whose rewrites compete (best swap check first)")  # fmt: skip
-    s.add_argument("--min-edit", type=float, default=0.14, help="--rerank: the token edit rate to reach")
+    s.add_argument("--min-edit", type=float, default=MIN_EDIT, help="--rerank: the token edit rate to reach")
     s.add_argument("--langs", default="en,zh", help="which languages' questions (en, zh or both)")
     s.add_argument("--n", type=int, default=50, help="questions per language")
     s.add_argument("--zh-questions", choices=["dureader", "lcqmc"], default="dureader",
