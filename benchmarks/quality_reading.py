@@ -55,6 +55,9 @@ LANG_NOTE = {
 def sample(args) -> None:
     rng = random.Random(args.seed)
     records = list(SquadReader(args.input))
+    if args.exclude:  # questions something read or fitted on already (a learnt filter's readings)
+        seen = set(Path(args.exclude).read_text(encoding="utf-8").splitlines())
+        records = [r for r in records if r["question"] not in seen]
     keep = {r["id"] for r in rng.sample(records, min(args.n, len(records)))}
     articles: dict[int, dict] = {}
     for r in records:
@@ -229,6 +232,7 @@ def main() -> None:
     p.add_argument("input")
     p.add_argument("--n", type=int, default=600)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--exclude", help="a file of questions (one a line) the sample leaves out")
     p.add_argument("--out", required=True)
     p.set_defaults(func=sample)
     p = sub.add_parser("sheet", help="a blind sheet and its key from test-set runs")
