@@ -18,7 +18,7 @@ from paraguide.score.acceptance import (
 from paraguide.score.filters import Candidate, FilterChain, meaning_filters
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ROOT / "paraguide" / "models" / "gemma-en" / "acceptance.json"
+MODELS = ROOT / "paraguide" / "models"
 
 
 class Scripted:
@@ -85,10 +85,13 @@ def test_bad_model_files_are_refused_by_name_and_field(tmp_path):
         AcceptanceModel.load(path)
 
 
-def test_bundled_model_reads_known_features():
-    model = AcceptanceModel.load(BUNDLED)
+@pytest.mark.parametrize("adapter", ["gemma-en", "gemma-en-dpo"])
+def test_bundled_model_reads_known_features(adapter):
+    model = AcceptanceModel.load(MODELS / adapter)  # the folder: its acceptance.json
     assert set(model.features) == set(feature_names())
-    assert model.fitted["items"] > 1000 and model.fitted["adapter"] == "gemma-en"
+    assert (
+        model.fitted["items"] > 1000 and model.fitted["adapter"] == adapter
+    )  # fitted on its own likelihoods
     at_mean = model.probability({n: [m] for n, m in zip(model.features, model.mean, strict=True)})[0]
     assert at_mean == pytest.approx(1 / (1 + math.exp(-model.intercept)))
     # the judged evidence it was fitted on: both likelihoods and keeping the scope words count for a rewrite
@@ -141,6 +144,10 @@ def test_the_option_is_in_the_english_paraphrase_preset_and_checked():
     from paraguide.pipeline.config import ACCEPT_ABOVE, GeneratorConfig
 
     assert GeneratorConfig(preset="paraphrase").accept_above == ACCEPT_ABOVE > 0
+    # English rewrites by the DPO-tuned adapter (reading 2026-12-07p), which carries its own acceptance model
+    assert GeneratorConfig(preset="paraphrase").model == "gemma-en-dpo"
+    assert GeneratorConfig(preset="paraphrase", lang="zh").model == "gemma-zh"
+    assert GeneratorConfig(preset="paraphrase", model="gemma-en").model == "gemma-en"  # a given model stays
     assert GeneratorConfig(preset="paraphrase", lang="zh").accept_above == 0  # no Chinese model
     assert GeneratorConfig().accept_above == 0  # the default preset (substitute)
     assert GeneratorConfig(preset="paraphrase", accept_above=0).accept_above == 0
