@@ -54,7 +54,7 @@ def load_generator(config: GeneratorConfig, device=None) -> QuestionParaphraser:
     if config.accept_above and not (is_causal_folder(model) and (Path(model) / ACCEPTANCE_FILE).is_file()):
         raise ValueError(
             f"--accept-above needs an acceptance model beside the pretrained paraphraser ({model} has no "
-            f"{ACCEPTANCE_FILE}; gemma-en has one); --accept-above 0 turns it off"
+            f"{ACCEPTANCE_FILE}; gemma-en and gemma-en-dpo have one); --accept-above 0 turns it off"
         )
     if config.nbest:
         paraphraser = Paraphraser.from_pretrained(model, device=device or config.device, dtype=config.dtype)
