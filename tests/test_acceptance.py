@@ -89,9 +89,8 @@ def test_bad_model_files_are_refused_by_name_and_field(tmp_path):
 def test_bundled_model_reads_known_features(adapter):
     model = AcceptanceModel.load(MODELS / adapter)  # the folder: its acceptance.json
     assert set(model.features) == set(feature_names())
-    assert (
-        model.fitted["items"] > 1000 and model.fitted["adapter"] == adapter
-    )  # fitted on its own likelihoods
+    # fitted on its own adapter's likelihoods
+    assert model.fitted["items"] > 1000 and model.fitted["adapter"] == adapter
     at_mean = model.probability({n: [m] for n, m in zip(model.features, model.mean, strict=True)})[0]
     assert at_mean == pytest.approx(1 / (1 + math.exp(-model.intercept)))
     # the judged evidence it was fitted on: both likelihoods and keeping the scope words count for a rewrite
