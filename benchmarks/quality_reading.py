@@ -12,7 +12,7 @@
    share that differ from the original by one inserted or deleted word only.
 
     python benchmarks/quality_reading.py sample ../shared/data/squad_v1.1/dev-v1.1.json.gz --n 600 \\
-        --out runs/reading/squad600.json
+        --exclude-read benchmarks/results --out runs/reading/squad600.json   # questions no reading has seen
     paraguide build-testset --squad runs/reading/squad600.json --out runs/reading/A ...
     python benchmarks/quality_reading.py sheet --run A=runs/reading/A --run B=runs/reading/B \\
         --per-system 40 --sheet benchmarks/results/reading_X_sheet.md --key benchmarks/results/reading_X_key.json
@@ -52,12 +52,40 @@ LANG_NOTE = {
 }
 
 
+def read_originals(folder: Path) -> set[str]:
+    """The original questions of every reading whose key lies in ``folder`` (``*_key.json``)."""
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("original"), str):
+                originals.add(node["original"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    keys = sorted(folder.glob("*_key.json"))
+    if not keys:
+        raise SystemExit(f"--exclude-read: no reading keys (*_key.json) in {folder}")
+    originals: set[str] = set()
+    for key in keys:
+        walk(json.loads(key.read_text(encoding="utf-8")))
+    return originals
+
+
 def sample(args) -> None:
     rng = random.Random(args.seed)
     records = list(SquadReader(args.input))
-    if args.exclude:  # questions something read or fitted on already (a learnt filter's readings)
-        seen = set(Path(args.exclude).read_text(encoding="utf-8").splitlines())
+    seen: set[str] = set()  # questions something read or fitted on already (a learnt filter's readings)
+    if args.exclude:
+        seen |= set(Path(args.exclude).read_text(encoding="utf-8").splitlines())
+    if args.exclude_read:
+        seen |= read_originals(Path(args.exclude_read))
+    if seen:
+        before = len(records)
         records = [r for r in records if r["question"] not in seen]
+        print(f"{before - len(records)} of {before} questions left out: read or fitted on already")
     keep = {r["id"] for r in rng.sample(records, min(args.n, len(records)))}
     articles: dict[int, dict] = {}
     for r in records:
@@ -233,6 +261,9 @@ def main() -> None:
     p.add_argument("--n", type=int, default=600)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--exclude", help="a file of questions (one a line) the sample leaves out")
+    p.add_argument("--exclude-read", metavar="FOLDER",
+                   help="leave out the original questions of every reading keyed in FOLDER (*_key.json), "
+                        "e.g. benchmarks/results: those the learnt filters were fitted on")  # fmt: skip
     p.add_argument("--out", required=True)
     p.set_defaults(func=sample)
     p = sub.add_parser("sheet", help="a blind sheet and its key from test-set runs")
